@@ -1,0 +1,87 @@
+package dev.platform.karpenter.config;
+
+import dev.platform.karpenter.release.KarpenterRelease;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Everything the stacks of one cluster need, validated once. Stacks receive this record and never read files or
+ * the environment themselves.
+ *
+ * @param clusterName  cluster_name: the existing EKS cluster (required)
+ * @param region       region: its AWS region (required)
+ * @param release      karpenter_chart_version (required), with all version-specific knowledge
+ * @param namespace    karpenter_namespace: where the controller runs (default "karpenter")
+ * @param serviceAccount karpenter_service_account: the controller's service account (default "karpenter")
+ * @param tags         tags: added to every taggable AWS resource
+ */
+public record ClusterConfig(
+        String clusterName,
+        String region,
+        KarpenterRelease release,
+        String namespace,
+        String serviceAccount,
+        Map<String, String> tags,
+        IamSettings iam,
+        InterruptionSettings interruption,
+        ControllerSettings controller,
+        NodePoolSettings nodePools,
+        StateBackendSettings backend) {
+
+    /** EKS cluster names: 1-100 characters, starting with a letter or digit. */
+    private static final Pattern CLUSTER_NAME = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]*");
+    /** Kubernetes DNS-1123 label, for the namespace and service account. */
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+
+    /** Builds and validates the configuration; every problem is a one-line {@link ConfigException}. */
+    public static ClusterConfig from(Settings settings) {
+        String clusterName = settings.requiredString("cluster_name");
+        if (clusterName.length() > 100 || !CLUSTER_NAME.matcher(clusterName).matches()) {
+            throw new ConfigException("cluster_name must be an EKS cluster name (1 to 100 letters, digits, '-' or '_', "
+                    + "starting with a letter or digit), got \"" + clusterName + "\"");
+        }
+        String region = settings.requiredString("region");
+        Regions.requireValid("region", region);
+        String chartVersion = settings.requiredString("karpenter_chart_version");
+        KarpenterRelease release;
+        try {
+            release = KarpenterRelease.of(chartVersion);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+        String namespace = dnsLabel(settings, "karpenter_namespace", "karpenter");
+        String serviceAccount = dnsLabel(settings, "karpenter_service_account", "karpenter");
+        ClusterConfig config = new ClusterConfig(
+                clusterName,
+                region,
+                release,
+                namespace,
+                serviceAccount,
+                settings.stringMap("tags"),
+                IamSettings.from(settings),
+                InterruptionSettings.from(settings, clusterName),
+                ControllerSettings.from(settings),
+                NodePoolSettings.from(settings, clusterName),
+                StateBackendSettings.from(settings, region));
+        config.names().requireWithinAwsLimits();
+        return config;
+    }
+
+    /** Names of the AWS resources made for this cluster, derived in one place. */
+    public ResourceNames names() {
+        return new ResourceNames(this);
+    }
+
+    /** The cdktf stack name of one concern, e.g. "demo-iam". */
+    public String stackName(String concern) {
+        return clusterName + "-" + concern;
+    }
+
+    private static String dnsLabel(Settings settings, String key, String defaultValue) {
+        String value = settings.string(key, defaultValue);
+        if (!DNS_LABEL.matcher(value).matches()) {
+            throw new ConfigException(key + " must be a Kubernetes name (at most 63 lowercase letters, digits or '-'), got \"" + value + "\"");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,99 @@
+package dev.platform.karpenter.config;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Finds the tfvars to read and turns them into validated configurations, one per cluster.
+ *
+ * <p>Source, first found wins: the file or directory named by KARPENTER_TFVARS; terraform.tfvars in the project;
+ * terraform.tfvars.example. A directory holds one *.tfvars file per cluster, read in name order.
+ */
+public final class ConfigLoader {
+    public static final String ENV_VARIABLE = "KARPENTER_TFVARS";
+
+    private ConfigLoader() {
+    }
+
+    /** Which file or directory to read, and says so on {@code log}. */
+    public static Path locate(Path projectDir, Map<String, String> env, PrintStream log) {
+        String named = env.get(ENV_VARIABLE);
+        Path source;
+        String why;
+        if (named != null && !named.isBlank()) {
+            source = projectDir.resolve(named);
+            why = "named by " + ENV_VARIABLE;
+            if (!Files.exists(source)) {
+                throw new ConfigException(ENV_VARIABLE + " names " + source + ", which does not exist");
+            }
+        } else if (Files.isRegularFile(projectDir.resolve("terraform.tfvars"))) {
+            source = projectDir.resolve("terraform.tfvars");
+            why = "the project's terraform.tfvars";
+        } else {
+            source = projectDir.resolve("terraform.tfvars.example");
+            why = "no " + ENV_VARIABLE + " and no terraform.tfvars, so the example";
+            if (!Files.isRegularFile(source)) {
+                throw new ConfigException("no configuration: set " + ENV_VARIABLE + " or create terraform.tfvars");
+            }
+        }
+        log.println("karpenter-cdktf: reading " + source + " (" + why + ")");
+        return source;
+    }
+
+    /** Reads every cluster configuration from a file or a directory of *.tfvars files. */
+    public static List<ClusterConfig> load(Path source) {
+        List<Path> files = filesOf(source);
+        List<ClusterConfig> configs = new ArrayList<>();
+        Map<String, Path> clusters = new HashMap<>();
+        for (Path file : files) {
+            ClusterConfig config;
+            try {
+                config = read(file);
+            } catch (ConfigException e) {
+                throw e.in(file.toString());
+            }
+            Path earlier = clusters.putIfAbsent(config.clusterName(), file);
+            if (earlier != null) {
+                throw new ConfigException(file + ": cluster_name \"" + config.clusterName() + "\" is also configured in "
+                        + earlier + "; each cluster needs one file, or its stacks would share names and state");
+            }
+            configs.add(config);
+        }
+        return List.copyOf(configs);
+    }
+
+    /** Parses and validates one tfvars file, rejecting keys that no setting reads. */
+    public static ClusterConfig read(Path file) {
+        return fromVariables(TfvarsFile.parse(file));
+    }
+
+    public static ClusterConfig fromVariables(Map<String, Object> variables) {
+        Settings settings = new Settings(variables);
+        ClusterConfig config = ClusterConfig.from(settings);
+        settings.rejectUnknownKeys();
+        return config;
+    }
+
+    private static List<Path> filesOf(Path source) {
+        if (!Files.isDirectory(source)) {
+            return List.of(source);
+        }
+        try (Stream<Path> entries = Files.list(source)) {
+            List<Path> files = entries.filter(p -> p.getFileName().toString().endsWith(".tfvars") && Files.isRegularFile(p))
+                    .sorted().toList();
+            if (files.isEmpty()) {
+                throw new ConfigException(source + " holds no *.tfvars file");
+            }
+            return files;
+        } catch (IOException e) {
+            throw new ConfigException("cannot list " + source + ": " + e.getMessage());
+        }
+    }
+}

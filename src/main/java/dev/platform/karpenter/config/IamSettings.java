@@ -1,0 +1,43 @@
+package dev.platform.karpenter.config;
+
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Identity settings: how the controller authenticates and which role the nodes use.
+ *
+ * @param controllerIdentity   irsa (default) or pod_identity
+ * @param createNodeRole       create_iam_role: true makes a node role; false (default) reuses an existing one
+ * @param nodeGroupName        node_group_name: the managed node group whose role is reused (default "default")
+ * @param nodeRoleArn          iam_role_arn: a role to reuse directly instead of the node group's
+ * @param useNamePrefix        irsa_use_name_prefix: give the controller role a name prefix instead of a fixed name
+ */
+public record IamSettings(
+        ControllerIdentity controllerIdentity,
+        boolean createNodeRole,
+        String nodeGroupName,
+        Optional<String> nodeRoleArn,
+        boolean useNamePrefix) {
+
+    private static final Pattern ROLE_ARN = Pattern.compile("arn:aws[a-z-]*:iam::\\d{12}:role/[\\w+=,.@/-]{1,512}");
+
+    static IamSettings from(Settings settings) {
+        ControllerIdentity identity = ControllerIdentity.parse("controller_identity",
+                settings.string("controller_identity", ControllerIdentity.IRSA.setting()));
+        boolean create = settings.bool("create_iam_role", false);
+        String nodeGroup = settings.string("node_group_name", "default");
+        Optional<String> roleArn = settings.optionalString("iam_role_arn");
+        roleArn.ifPresent(arn -> {
+            if (!ROLE_ARN.matcher(arn).matches()) {
+                throw new ConfigException("iam_role_arn must be an IAM role ARN (arn:aws:iam::123456789012:role/NAME), got \"" + arn + "\"");
+            }
+            if (create) {
+                throw new ConfigException("iam_role_arn names a role to reuse, so create_iam_role must be false");
+            }
+        });
+        if (nodeGroup.isBlank()) {
+            throw new ConfigException("node_group_name must not be empty");
+        }
+        return new IamSettings(identity, create, nodeGroup, roleArn, settings.bool("irsa_use_name_prefix", false));
+    }
+}

@@ -1,0 +1,182 @@
+package dev.platform.karpenter.config;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Typed, tracked access to the top-level variables of one tfvars file. Every read marks its key as known, so
+ * after all records have read theirs, {@link #rejectUnknownKeys()} names any key nobody asked for (a typo would
+ * otherwise be silently ignored). Type errors name the key and the expected type.
+ */
+public final class Settings {
+    private final Map<String, Object> values;
+    private final Set<String> known = new HashSet<>();
+
+    public Settings(Map<String, Object> values) {
+        this.values = Map.copyOf(values);
+    }
+
+    public String requiredString(String key) {
+        return optionalString(key).orElseThrow(() -> new ConfigException(key + " is required"));
+    }
+
+    public String string(String key, String defaultValue) {
+        return optionalString(key).orElse(defaultValue);
+    }
+
+    public Optional<String> optionalString(String key) {
+        Object value = read(key);
+        if (value == null) {
+            return Optional.empty();
+        }
+        if (!(value instanceof String text)) {
+            throw wrongType(key, "a string", value);
+        }
+        return Optional.of(text);
+    }
+
+    public boolean bool(String key, boolean defaultValue) {
+        Object value = read(key);
+        if (value == null) {
+            return defaultValue;
+        }
+        if (!(value instanceof Boolean flag)) {
+            throw wrongType(key, "true or false", value);
+        }
+        return flag;
+    }
+
+    public int integer(String key, int defaultValue) {
+        return optionalInteger(key).orElse(defaultValue);
+    }
+
+    public Optional<Integer> optionalInteger(String key) {
+        Object value = read(key);
+        if (value == null) {
+            return Optional.empty();
+        }
+        return Optional.of(toInteger(key, value));
+    }
+
+    public List<String> stringList(String key, List<String> defaultValue) {
+        Object value = read(key);
+        if (value == null) {
+            return defaultValue;
+        }
+        if (!(value instanceof List<?> list)) {
+            throw wrongType(key, "a list of strings", value);
+        }
+        List<String> result = new ArrayList<>();
+        for (Object item : list) {
+            if (!(item instanceof String text)) {
+                throw wrongType(key, "a list of strings", value);
+            }
+            result.add(text);
+        }
+        return List.copyOf(result);
+    }
+
+    public Map<String, String> stringMap(String key) {
+        Object value = read(key);
+        if (value == null) {
+            return Map.of();
+        }
+        return toStringMap(key, value);
+    }
+
+    /** A list of objects (HCL `[{ ... }, { ... }]`), each as an unmodifiable map. */
+    public List<Map<String, Object>> objectList(String key) {
+        Object value = read(key);
+        if (value == null) {
+            return List.of();
+        }
+        if (!(value instanceof List<?> list)) {
+            throw wrongType(key, "a list of objects", value);
+        }
+        List<Map<String, Object>> result = new ArrayList<>();
+        for (Object item : list) {
+            result.add(toObject(key, item));
+        }
+        return List.copyOf(result);
+    }
+
+    /** An object (HCL `{ ... }`) of any nesting, as an unmodifiable map. */
+    public Map<String, Object> object(String key) {
+        Object value = read(key);
+        return value == null ? Map.of() : toObject(key, value);
+    }
+
+    /** Fails naming every key that no record read. Call once, after all records were built. */
+    public void rejectUnknownKeys() {
+        Set<String> unknown = new TreeSet<>(values.keySet());
+        unknown.removeAll(known);
+        if (!unknown.isEmpty()) {
+            throw new ConfigException("unknown setting" + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown)
+                    + "; terraform.tfvars.example lists every setting");
+        }
+    }
+
+    private Object read(String key) {
+        known.add(key);
+        return values.get(key);
+    }
+
+    static int toInteger(String key, Object value) {
+        if (value instanceof Number number) {
+            BigDecimal decimal = new BigDecimal(number.toString());
+            if (decimal.stripTrailingZeros().scale() <= 0
+                    && decimal.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0
+                    && decimal.compareTo(BigDecimal.valueOf(Integer.MIN_VALUE)) >= 0) {
+                return decimal.intValueExact();
+            }
+        }
+        throw wrongType(key, "a whole number", value);
+    }
+
+    static Map<String, String> toStringMap(String key, Object value) {
+        if (!(value instanceof Map<?, ?> map)) {
+            throw wrongType(key, "a map of strings", value);
+        }
+        Map<String, String> result = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> entry : map.entrySet()) {
+            if (!(entry.getValue() instanceof String text)) {
+                throw wrongType(key + "." + entry.getKey(), "a string", entry.getValue());
+            }
+            result.put(entry.getKey().toString(), text);
+        }
+        return Collections.unmodifiableMap(result);
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> toObject(String key, Object value) {
+        if (!(value instanceof Map<?, ?> map)) {
+            throw wrongType(key, "an object", value);
+        }
+        return Collections.unmodifiableMap(new LinkedHashMap<>((Map<String, Object>) map));
+    }
+
+    static ConfigException wrongType(String key, String expected, Object actual) {
+        return new ConfigException(key + " must be " + expected + ", got " + describe(actual));
+    }
+
+    private static String describe(Object value) {
+        if (value instanceof String text) {
+            return "the string \"" + text + "\"";
+        }
+        if (value instanceof List<?>) {
+            return "a list";
+        }
+        if (value instanceof Map<?, ?>) {
+            return "an object";
+        }
+        return String.valueOf(value);
+    }
+}

@@ -1,0 +1,35 @@
+package dev.platform.karpenter.config;
+
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Where Terraform keeps each stack's state.
+ *
+ * @param bucket     state_bucket: an S3 bucket; empty means local state files next to the project
+ * @param region     state_region: the bucket's region (default: the cluster's region)
+ * @param keyPrefix  state_key_prefix: prefix of every state object key (default "karpenter")
+ */
+public record StateBackendSettings(Optional<String> bucket, String region, String keyPrefix) {
+    private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
+
+    static StateBackendSettings from(Settings settings, String clusterRegion) {
+        Optional<String> bucket = settings.optionalString("state_bucket").filter(b -> !b.isBlank());
+        bucket.ifPresent(b -> {
+            if (!BUCKET.matcher(b).matches()) {
+                throw new ConfigException("state_bucket must be an S3 bucket name (3 to 63 lowercase letters, digits, '.' or '-'), got \"" + b + "\"");
+            }
+        });
+        String region = settings.string("state_region", clusterRegion);
+        Regions.requireValid("state_region", region);
+        String prefix = settings.string("state_key_prefix", "karpenter");
+        if (prefix.isBlank() || prefix.startsWith("/") || prefix.endsWith("/")) {
+            throw new ConfigException("state_key_prefix must be a non-empty S3 key prefix without a leading or trailing '/', got \"" + prefix + "\"");
+        }
+        return new StateBackendSettings(bucket, region, prefix);
+    }
+
+    public boolean isRemote() {
+        return bucket.isPresent();
+    }
+}

@@ -1,0 +1,9 @@
+package dev.platform.karpenter.release;
+
+/** The Kubernetes API a Karpenter release serves for its pools and node classes. */
+public enum ApiGeneration {
+    /** Karpenter 0.x up to 0.31: karpenter.sh/v1alpha5 Provisioner and karpenter.k8s.aws/v1alpha1 AWSNodeTemplate. */
+    V1ALPHA5,
+    /** Karpenter 1.x: karpenter.sh/v1 NodePool and karpenter.k8s.aws/v1 EC2NodeClass. */
+    V1
+}

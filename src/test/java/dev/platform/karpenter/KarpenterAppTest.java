@@ -1,0 +1,88 @@
+package dev.platform.karpenter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.testing.Synthesized;
+import dev.platform.karpenter.testing.TestConfigs;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What every stack of the app shares: names, provider pin, state backends, deploy order. */
+class KarpenterAppTest {
+    private static final List<String> STACKS = List.of("demo-iam", "demo-interruption", "demo-karpenter", "demo-nodepools");
+    private static final Synthesized LOCAL = Synthesized.of(TestConfigs.config(TestConfigs.V0, "tags = { Team = \"platform\" }"));
+    private static final Synthesized S3 = Synthesized.of(TestConfigs.config(TestConfigs.V1,
+            "state_bucket = \"tf-state\"", "state_region = \"eu-west-1\"", "state_key_prefix = \"platform/karpenter\""));
+
+    @Test
+    void synthesizesOneStackPerConcern() {
+        assertThat(fieldNames(LOCAL.manifest().path("stacks"))).containsExactlyInAnyOrderElementsOf(STACKS);
+        for (String stack : STACKS) {
+            assertThat(LOCAL.stackDir(stack).resolve("cdk.tf.json")).isRegularFile();
+        }
+    }
+
+    @Test
+    void pinsTheAwsProviderToTheMirroredVersion() {
+        for (String stack : STACKS) {
+            JsonNode aws = LOCAL.stack(stack).path("terraform").path("required_providers").path("aws");
+            assertThat(aws.path("source").asText()).as(stack).isEqualTo("hashicorp/aws");
+            assertThat(aws.path("version").asText()).as(stack).isEqualTo("5.100.0");
+        }
+    }
+
+    @Test
+    void configuresTheProviderRegionAndDefaultTags() {
+        JsonNode provider = LOCAL.stack("demo-iam").path("provider").path("aws").get(0);
+        assertThat(provider.path("region").asText()).isEqualTo("us-west-2");
+        assertThat(provider.path("default_tags").get(0).path("tags").path("Team").asText()).isEqualTo("platform");
+    }
+
+    @Test
+    void localStateLivesInTheProjectThroughARelativePath() {
+        for (String stack : STACKS) {
+            JsonNode backend = LOCAL.stack(stack).path("terraform").path("backend");
+            assertThat(fieldNames(backend)).containsExactly("local");
+            assertThat(backend.path("local").path("path").asText()).isEqualTo("../../../terraform." + stack + ".tfstate");
+        }
+    }
+
+    @Test
+    void s3StateHasOneEncryptedLockedKeyPerStack() {
+        List<String> keys = new ArrayList<>();
+        for (String stack : STACKS) {
+            JsonNode s3 = S3.stack(stack).path("terraform").path("backend").path("s3");
+            assertThat(s3.path("bucket").asText()).isEqualTo("tf-state");
+            assertThat(s3.path("region").asText()).isEqualTo("eu-west-1");
+            assertThat(s3.path("encrypt").asBoolean()).isTrue();
+            assertThat(s3.path("use_lockfile").asBoolean()).isTrue();
+            keys.add(s3.path("key").asText());
+        }
+        assertThat(keys).containsExactly("platform/karpenter/demo-iam.tfstate", "platform/karpenter/demo-interruption.tfstate",
+                "platform/karpenter/demo-karpenter.tfstate", "platform/karpenter/demo-nodepools.tfstate");
+    }
+
+    @Test
+    void declaresTheDeployOrder() {
+        JsonNode stacks = LOCAL.manifest().path("stacks");
+        assertThat(texts(stacks.path("demo-iam").path("dependencies"))).isEmpty();
+        assertThat(texts(stacks.path("demo-interruption").path("dependencies"))).isEmpty();
+        assertThat(texts(stacks.path("demo-karpenter").path("dependencies")))
+                .contains("demo-iam", "demo-interruption");
+        assertThat(texts(stacks.path("demo-nodepools").path("dependencies"))).contains("demo-karpenter");
+    }
+
+    static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    static List<String> texts(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(v -> values.add(v.asText()));
+        return values;
+    }
+}

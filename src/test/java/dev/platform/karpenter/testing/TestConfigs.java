@@ -1,0 +1,35 @@
+package dev.platform.karpenter.testing;
+
+import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.ConfigLoader;
+import dev.platform.karpenter.config.TfvarsFile;
+
+/** Cluster configurations for tests, written as tfvars text so they go through the real parser and validation. */
+public final class TestConfigs {
+    public static final String V0 = "v0.30.0";
+    public static final String V1 = "1.14.1";
+
+    private TestConfigs() {
+    }
+
+    /** The required settings for cluster "demo" in us-west-2 at {@code chartVersion}, plus {@code extraLines}. */
+    public static String tfvars(String chartVersion, String... extraLines) {
+        StringBuilder text = new StringBuilder()
+                .append("cluster_name = \"demo\"\n")
+                .append("region = \"us-west-2\"\n")
+                .append("karpenter_chart_version = \"").append(chartVersion).append("\"\n");
+        for (String line : extraLines) {
+            text.append(line).append('\n');
+        }
+        return text.toString();
+    }
+
+    public static ClusterConfig config(String chartVersion, String... extraLines) {
+        return parse(tfvars(chartVersion, extraLines));
+    }
+
+    /** Parses tfvars text that replaces the defaults entirely (e.g. to change cluster_name). */
+    public static ClusterConfig parse(String tfvarsText) {
+        return ConfigLoader.fromVariables(TfvarsFile.parse(tfvarsText));
+    }
+}
