@@ -1,0 +1,51 @@
+package dev.platform.karpenter.aws;
+
+import com.hashicorp.cdktf.Fn;
+import dev.platform.karpenter.config.ClusterConfig;
+import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
+import imports.aws.data_aws_eks_cluster.DataAwsEksClusterConfig;
+import imports.helm.provider.HelmProvider;
+import imports.helm.provider.HelmProviderConfig;
+import imports.helm.provider.HelmProviderKubernetes;
+import imports.helm.provider.HelmProviderKubernetesExec;
+import java.util.List;
+import software.constructs.Construct;
+
+/**
+ * How a stack reaches the cluster's Kubernetes API: the cluster read at plan time, and a helm provider on it.
+ *
+ * <p>The helm provider authenticates with an exec block ({@code aws eks get-token}) rather than the
+ * aws_eks_cluster_auth data source: that token is fetched once per run and expires after 15 minutes, while a
+ * destroy of the node pools waits for Karpenter to drain and terminate its nodes, which can take longer. The exec
+ * plugin asks for a fresh token on every request; it needs the AWS CLI, a prerequisite of this project anyway.
+ */
+public final class ClusterAccess extends Construct {
+    private final DataAwsEksCluster cluster;
+    private final HelmProvider helm;
+
+    public ClusterAccess(Construct scope, String id, ClusterConfig config) {
+        super(scope, id);
+        cluster = new DataAwsEksCluster(this, "cluster", DataAwsEksClusterConfig.builder().name(config.clusterName()).build());
+        helm = new HelmProvider(this, "helm", HelmProviderConfig.builder()
+                .kubernetes(HelmProviderKubernetes.builder()
+                        .host(cluster.getEndpoint())
+                        .clusterCaCertificate(Fn.base64decode(cluster.getCertificateAuthority().get(0).getData()))
+                        .exec(HelmProviderKubernetesExec.builder()
+                                .apiVersion("client.authentication.k8s.io/v1beta1")
+                                .command("aws")
+                                .args(List.of("eks", "get-token", "--cluster-name", config.clusterName(),
+                                        "--region", config.region(), "--output", "json"))
+                                .build())
+                        .build())
+                .build());
+    }
+
+    /** The existing cluster (endpoint, CA, Kubernetes version, OIDC issuer), read at plan time. */
+    public DataAwsEksCluster cluster() {
+        return cluster;
+    }
+
+    public HelmProvider helm() {
+        return helm;
+    }
+}
