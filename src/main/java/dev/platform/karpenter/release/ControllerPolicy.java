@@ -1,0 +1,103 @@
+package dev.platform.karpenter.release;
+
+import java.util.List;
+
+/**
+ * The Karpenter controller's IAM permissions for a release, statement for statement as in the upstream
+ * getting-started CloudFormation template of that generation (same Sids, actions, resources and conditions), with
+ * the template's parameters ({@code ${AWS::Partition}}, {@code ${ClusterName}}, the queue and node role ARNs) taken
+ * from a {@link Scope}.
+ *
+ * <p>The statements are split into groups, one managed policy each, so that no policy can exceed IAM's 6,144
+ * character limit whatever the cluster name: 1.x keeps upstream's six policies; 0.x, one policy upstream, is split
+ * along the same lines.
+ */
+public final class ControllerPolicy {
+    private ControllerPolicy() {
+    }
+
+    /** The statement groups of {@code release}, each to become one managed policy. */
+    public static List<Group> groups(KarpenterRelease release, Scope scope) {
+        return switch (release.apiGeneration()) {
+            case V1ALPHA5 -> ControllerPolicyV1Alpha5.groups(scope);
+            case V1 -> ControllerPolicyV1.groups(scope);
+        };
+    }
+
+    /**
+     * Where the policy applies. Values may be Terraform expressions (tokens) resolved at plan time.
+     *
+     * @param clusterArn  the cluster's ARN, i.e. {@code arn:<partition>:eks:<region>:<account>:cluster/<name>}
+     * @param nodeRoleArn the role Karpenter's nodes use, the only role the controller may pass
+     */
+    public record Scope(String partition, String region, String accountId, String clusterName, String clusterArn,
+                        String queueArn, String nodeRoleArn) {
+
+        /** An EC2 resource in this region, owned by any account (shared subnets and security groups included). */
+        String ec2(String resource) {
+            return "arn:" + partition + ":ec2:" + region + ":*:" + resource;
+        }
+
+        /** An EC2 resource whose ARN has no account: images and snapshots. */
+        String ec2WithoutAccount(String resource) {
+            return "arn:" + partition + ":ec2:" + region + "::" + resource;
+        }
+
+        /** A public SSM parameter of this region (their ARNs have no account), e.g. the EKS AMI ids. */
+        String ssmParameter(String path) {
+            return "arn:" + partition + ":ssm:" + region + "::parameter/" + path;
+        }
+
+        String iam(String resource) {
+            return "arn:" + partition + ":iam::" + accountId + ":" + resource;
+        }
+
+        /** Tag key marking resources owned by this cluster. */
+        String clusterTag() {
+            return "kubernetes.io/cluster/" + clusterName;
+        }
+    }
+
+    /** Statements that become one managed policy, named after {@code name} (e.g. "NodeLifecycle"). */
+    public record Group(String name, List<Statement> statements) {
+        public Group {
+            statements = List.copyOf(statements);
+        }
+    }
+
+    /** One Allow statement (upstream has no Deny statements). */
+    public record Statement(String sid, List<String> actions, List<String> resources, List<Condition> conditions) {
+        public Statement {
+            actions = List.copyOf(actions);
+            resources = List.copyOf(resources);
+            conditions = List.copyOf(conditions);
+        }
+
+        static Statement allow(String sid, List<String> actions, List<String> resources, Condition... conditions) {
+            return new Statement(sid, actions, resources, List.of(conditions));
+        }
+    }
+
+    /** One condition key under one operator, e.g. StringEquals aws:RequestedRegion = us-west-2. */
+    public record Condition(String test, String variable, List<String> values) {
+        public Condition {
+            values = List.copyOf(values);
+        }
+
+        static Condition stringEquals(String variable, String... values) {
+            return new Condition("StringEquals", variable, List.of(values));
+        }
+
+        static Condition stringLike(String variable, String... values) {
+            return new Condition("StringLike", variable, List.of(values));
+        }
+
+        static Condition stringEqualsIfExists(String variable, String... values) {
+            return new Condition("StringEqualsIfExists", variable, List.of(values));
+        }
+
+        static Condition forAllValuesStringEquals(String variable, String... values) {
+            return new Condition("ForAllValues:StringEquals", variable, List.of(values));
+        }
+    }
+}

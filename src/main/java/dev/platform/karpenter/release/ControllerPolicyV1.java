@@ -1,0 +1,142 @@
+package dev.platform.karpenter.release;
+
+import static dev.platform.karpenter.release.ControllerPolicy.Condition.forAllValuesStringEquals;
+import static dev.platform.karpenter.release.ControllerPolicy.Condition.stringEquals;
+import static dev.platform.karpenter.release.ControllerPolicy.Condition.stringEqualsIfExists;
+import static dev.platform.karpenter.release.ControllerPolicy.Condition.stringLike;
+import static dev.platform.karpenter.release.ControllerPolicy.Statement.allow;
+
+import dev.platform.karpenter.release.ControllerPolicy.Group;
+import dev.platform.karpenter.release.ControllerPolicy.Scope;
+import java.util.List;
+
+/**
+ * Karpenter 1.x: the six controller policies of the v1.14.1 getting-started template, keyed on the
+ * karpenter.sh/nodepool and eks:eks-cluster-name tags, with the instance-profile actions Karpenter needs to make
+ * profiles from EC2NodeClass.spec.role and the zonal shift read. Older 1.x releases ignore the permissions they do
+ * not use.
+ */
+final class ControllerPolicyV1 {
+    private static final String POOL_TAG = "karpenter.sh/nodepool";
+    private static final String NODE_CLASS_TAG = "karpenter.k8s.aws/ec2nodeclass";
+    private static final String EKS_CLUSTER_TAG = "eks:eks-cluster-name";
+    private static final String REGION_TAG = "topology.kubernetes.io/region";
+
+    private ControllerPolicyV1() {
+    }
+
+    static List<Group> groups(Scope s) {
+        return List.of(nodeLifecycle(s), iamIntegration(s),
+                new Group("EKSIntegration", List.of(
+                        allow("AllowAPIServerEndpointDiscovery",
+                                List.of("eks:DescribeCluster"),
+                                List.of(s.clusterArn())))),
+                new Group("Interruption", List.of(
+                        allow("AllowInterruptionQueueActions",
+                                List.of("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"),
+                                List.of(s.queueArn())))),
+                resourceDiscovery(s),
+                new Group("ZonalShift", List.of(
+                        allow("AllowZonalShiftStatusReadOnly",
+                                List.of("arc-zonal-shift:GetManagedResource"),
+                                List.of("*"),
+                                stringEquals("arc-zonal-shift:ResourceIdentifier", s.clusterArn())))));
+    }
+
+    private static Group nodeLifecycle(Scope s) {
+        List<String> taggedOnCreation = List.of(s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"),
+                s.ec2("network-interface/*"), s.ec2("launch-template/*"), s.ec2("spot-instances-request/*"));
+        return new Group("NodeLifecycle", List.of(
+                allow("AllowScopedEC2InstanceAccessActions",
+                        List.of("ec2:RunInstances", "ec2:CreateFleet"),
+                        List.of(s.ec2WithoutAccount("image/*"), s.ec2WithoutAccount("snapshot/*"),
+                                s.ec2("security-group/*"), s.ec2("subnet/*"), s.ec2("capacity-reservation/*"),
+                                s.ec2("placement-group/*"))),
+                allow("AllowScopedEC2LaunchTemplateAccessActions",
+                        List.of("ec2:RunInstances", "ec2:CreateFleet"),
+                        List.of(s.ec2("launch-template/*")),
+                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                        stringLike("aws:ResourceTag/" + POOL_TAG, "*")),
+                allow("AllowScopedEC2InstanceActionsWithTags",
+                        List.of("ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"),
+                        taggedOnCreation,
+                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                        stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
+                        stringLike("aws:RequestTag/" + POOL_TAG, "*")),
+                allow("AllowScopedResourceCreationTagging",
+                        List.of("ec2:CreateTags"),
+                        taggedOnCreation,
+                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                        stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
+                        stringEquals("ec2:CreateAction", "RunInstances", "CreateFleet", "CreateLaunchTemplate"),
+                        stringLike("aws:RequestTag/" + POOL_TAG, "*")),
+                allow("AllowScopedResourceTagging",
+                        List.of("ec2:CreateTags"),
+                        List.of(s.ec2("instance/*")),
+                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                        stringLike("aws:ResourceTag/" + POOL_TAG, "*"),
+                        stringEqualsIfExists("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
+                        forAllValuesStringEquals("aws:TagKeys", EKS_CLUSTER_TAG, "karpenter.sh/nodeclaim", "Name")),
+                allow("AllowScopedDeletion",
+                        List.of("ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"),
+                        List.of(s.ec2("instance/*"), s.ec2("launch-template/*")),
+                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                        stringLike("aws:ResourceTag/" + POOL_TAG, "*"))));
+    }
+
+    private static Group iamIntegration(Scope s) {
+        String instanceProfiles = s.iam("instance-profile/*");
+        return new Group("IAMIntegration", List.of(
+                allow("AllowPassingInstanceRole",
+                        List.of("iam:PassRole"),
+                        List.of(s.nodeRoleArn()),
+                        stringEquals("iam:PassedToService", "ec2.amazonaws.com", "ec2.amazonaws.com.cn")),
+                allow("AllowScopedInstanceProfileCreationActions",
+                        List.of("iam:CreateInstanceProfile"),
+                        List.of(instanceProfiles),
+                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                        stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
+                        stringEquals("aws:RequestTag/" + REGION_TAG, s.region()),
+                        stringLike("aws:RequestTag/" + NODE_CLASS_TAG, "*")),
+                allow("AllowScopedInstanceProfileTagActions",
+                        List.of("iam:TagInstanceProfile"),
+                        List.of(instanceProfiles),
+                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                        stringEquals("aws:ResourceTag/" + REGION_TAG, s.region()),
+                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                        stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
+                        stringEquals("aws:RequestTag/" + REGION_TAG, s.region()),
+                        stringLike("aws:ResourceTag/" + NODE_CLASS_TAG, "*"),
+                        stringLike("aws:RequestTag/" + NODE_CLASS_TAG, "*")),
+                allow("AllowScopedInstanceProfileActions",
+                        List.of("iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"),
+                        List.of(instanceProfiles),
+                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                        stringEquals("aws:ResourceTag/" + REGION_TAG, s.region()),
+                        stringLike("aws:ResourceTag/" + NODE_CLASS_TAG, "*"))));
+    }
+
+    private static Group resourceDiscovery(Scope s) {
+        return new Group("ResourceDiscovery", List.of(
+                allow("AllowRegionalReadActions",
+                        List.of("ec2:DescribeCapacityReservations", "ec2:DescribeImages", "ec2:DescribeInstances",
+                                "ec2:DescribeInstanceStatus", "ec2:DescribeInstanceTypeOfferings",
+                                "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates",
+                                "ec2:DescribePlacementGroups", "ec2:DescribeSecurityGroups",
+                                "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"),
+                        List.of("*"),
+                        stringEquals("aws:RequestedRegion", s.region())),
+                allow("AllowSSMReadActions",
+                        List.of("ssm:GetParameter"),
+                        List.of(s.ssmParameter("aws/service/*"))),
+                allow("AllowPricingReadActions",
+                        List.of("pricing:GetProducts"),
+                        List.of("*")),
+                allow("AllowUnscopedInstanceProfileListAction",
+                        List.of("iam:ListInstanceProfiles"),
+                        List.of("*")),
+                allow("AllowInstanceProfileReadActions",
+                        List.of("iam:GetInstanceProfile"),
+                        List.of(s.iam("instance-profile/*")))));
+    }
+}

@@ -1,0 +1,86 @@
+package dev.platform.karpenter.release;
+
+import static dev.platform.karpenter.release.ControllerPolicy.Condition.forAllValuesStringEquals;
+import static dev.platform.karpenter.release.ControllerPolicy.Condition.stringEquals;
+import static dev.platform.karpenter.release.ControllerPolicy.Condition.stringLike;
+import static dev.platform.karpenter.release.ControllerPolicy.Statement.allow;
+
+import dev.platform.karpenter.release.ControllerPolicy.Group;
+import dev.platform.karpenter.release.ControllerPolicy.Scope;
+import java.util.List;
+
+/**
+ * Karpenter 0.30/0.31: the eleven statements of KarpenterControllerPolicy in the v0.30.0 getting-started template,
+ * keyed on the karpenter.sh/provisioner-name tag. Upstream ships them as one policy; here they are grouped like the
+ * 1.x policies so each stays far below IAM's size limit.
+ */
+final class ControllerPolicyV1Alpha5 {
+    private static final String POOL_TAG = "karpenter.sh/provisioner-name";
+
+    private ControllerPolicyV1Alpha5() {
+    }
+
+    static List<Group> groups(Scope s) {
+        return List.of(
+                new Group("NodeLifecycle", List.of(
+                        allow("AllowScopedEC2InstanceActions",
+                                List.of("ec2:RunInstances", "ec2:CreateFleet"),
+                                List.of(s.ec2WithoutAccount("image/*"), s.ec2WithoutAccount("snapshot/*"),
+                                        s.ec2("spot-instances-request/*"), s.ec2("security-group/*"),
+                                        s.ec2("subnet/*"), s.ec2("launch-template/*"))),
+                        allow("AllowScopedEC2LaunchTemplateActions",
+                                List.of("ec2:CreateLaunchTemplate"),
+                                List.of(s.ec2("launch-template/*")),
+                                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                                stringLike("aws:RequestTag/" + POOL_TAG, "*")),
+                        allow("AllowScopedEC2InstanceActionsWithTags",
+                                List.of("ec2:RunInstances", "ec2:CreateFleet"),
+                                List.of(s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"),
+                                        s.ec2("network-interface/*")),
+                                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                                stringLike("aws:RequestTag/" + POOL_TAG, "*")),
+                        allow("AllowScopedResourceCreationTagging",
+                                List.of("ec2:CreateTags"),
+                                List.of(s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"),
+                                        s.ec2("network-interface/*"), s.ec2("launch-template/*")),
+                                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                                stringEquals("ec2:CreateAction", "RunInstances", "CreateFleet", "CreateLaunchTemplate"),
+                                stringLike("aws:RequestTag/" + POOL_TAG, "*")),
+                        allow("AllowMachineMigrationTagging",
+                                List.of("ec2:CreateTags"),
+                                List.of(s.ec2("instance/*")),
+                                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                                stringEquals("aws:RequestTag/karpenter.sh/managed-by", s.clusterName()),
+                                stringLike("aws:RequestTag/" + POOL_TAG, "*"),
+                                forAllValuesStringEquals("aws:TagKeys", POOL_TAG, "karpenter.sh/managed-by")),
+                        allow("AllowScopedDeletion",
+                                List.of("ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"),
+                                List.of(s.ec2("instance/*"), s.ec2("launch-template/*")),
+                                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                                stringLike("aws:ResourceTag/" + POOL_TAG, "*")))),
+                new Group("IAMIntegration", List.of(
+                        allow("AllowPassingInstanceRole",
+                                List.of("iam:PassRole"),
+                                List.of(s.nodeRoleArn()),
+                                stringEquals("iam:PassedToService", "ec2.amazonaws.com")))),
+                new Group("EKSIntegration", List.of(
+                        allow("AllowAPIServerEndpointDiscovery",
+                                List.of("eks:DescribeCluster"),
+                                List.of(s.clusterArn())))),
+                new Group("Interruption", List.of(
+                        allow("AllowInterruptionQueueActions",
+                                List.of("sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage"),
+                                List.of(s.queueArn())))),
+                new Group("ResourceDiscovery", List.of(
+                        allow("AllowRegionalReadActions",
+                                List.of("ec2:DescribeAvailabilityZones", "ec2:DescribeImages", "ec2:DescribeInstances",
+                                        "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes",
+                                        "ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups",
+                                        "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"),
+                                List.of("*"),
+                                stringEquals("aws:RequestedRegion", s.region())),
+                        allow("AllowGlobalReadActions",
+                                List.of("pricing:GetProducts", "ssm:GetParameter"),
+                                List.of("*")))));
+    }
+}

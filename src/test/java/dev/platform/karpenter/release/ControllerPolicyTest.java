@@ -1,0 +1,105 @@
+package dev.platform.karpenter.release;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The controller policy per release against the upstream getting-started templates (copied, with their parameters,
+ * into controller-policy-*.json next to this class), and its size against IAM's limit.
+ */
+class ControllerPolicyTest {
+    /** IAM's limit on a managed policy document, white space not counted. */
+    private static final int MANAGED_POLICY_MAX = 6_144;
+    private static final ControllerPolicy.Scope DEMO = new ControllerPolicy.Scope("aws", "us-west-2", "123456789012",
+            "demo", "arn:aws:eks:us-west-2:123456789012:cluster/demo", "arn:aws:sqs:us-west-2:123456789012:demo",
+            "arn:aws:iam::123456789012:role/eks-node-group-default");
+
+    @ParameterizedTest(name = "{0} uses the statements of the {1} template")
+    @CsvSource({"v0.30.0, v0.30.0", "v0.31.1, v0.30.0", "1.0.0, 1.14.1", "1.14.1, 1.14.1"})
+    void hasExactlyTheUpstreamStatementsOfItsGeneration(String chartVersion, String templateVersion) {
+        Map<String, Set<PolicyStatements.Normalized>> expected = PolicyStatements.upstream(templateVersion, DEMO);
+
+        Map<String, Set<PolicyStatements.Normalized>> actual = new LinkedHashMap<>();
+        for (ControllerPolicy.Group group : ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO)) {
+            actual.put(group.name(), PolicyStatements.fromRecords(group.statements()));
+        }
+
+        assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
+        expected.forEach((group, statements) -> assertThat(actual.get(group)).as(group).isEqualTo(statements));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"v0.30.0, 5, 11", "1.14.1, 6, 18"})
+    void splitsIntoGroupsWithUniqueSids(String chartVersion, int groups, int statements) {
+        List<ControllerPolicy.Group> split = ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO);
+
+        assertThat(split).hasSize(groups);
+        assertThat(split.stream().flatMap(g -> g.statements().stream()).map(ControllerPolicy.Statement::sid).distinct())
+                .hasSize(statements);
+    }
+
+    @ParameterizedTest(name = "{0}: policy \"{1}\" grants iam:PassRole on the node role only")
+    @CsvSource({"v0.30.0, IAMIntegration", "1.14.1, IAMIntegration"})
+    void passesOnlyTheNodeRole(String chartVersion, String group) {
+        List<ControllerPolicy.Statement> passRole = ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO).stream()
+                .flatMap(g -> g.statements().stream())
+                .filter(s -> s.actions().contains("iam:PassRole"))
+                .toList();
+
+        assertThat(passRole).singleElement().satisfies(s -> assertThat(s.resources()).containsExactly(DEMO.nodeRoleArn()));
+    }
+
+    /**
+     * Every value at the longest the configuration or AWS allows, beyond what a valid configuration can reach
+     * (cluster names stop at 50 because of the controller role name; 100 is EKS's own limit).
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"v0.30.0", "1.14.1"})
+    void everyPolicyStaysUnderTheManagedPolicyLimitForTheLongestNames(String chartVersion) {
+        String partition = "aws-us-gov";
+        String region = "us-isob-centralwest-9";
+        String account = "123456789012";
+        String cluster = "c".repeat(100);
+        String queue = "q".repeat(80);
+        String nodeRoleArn = "arn:" + partition + ":iam::" + account + ":role/" + "p/".repeat(255) + "r".repeat(64);
+        ControllerPolicy.Scope longest = new ControllerPolicy.Scope(partition, region, account, cluster,
+                "arn:" + partition + ":eks:" + region + ":" + account + ":cluster/" + cluster,
+                "arn:" + partition + ":sqs:" + region + ":" + account + ":" + queue, nodeRoleArn);
+
+        for (ControllerPolicy.Group group : ControllerPolicy.groups(KarpenterRelease.of(chartVersion), longest)) {
+            assertThat(iamSize(group)).as(group.name()).isLessThanOrEqualTo(MANAGED_POLICY_MAX);
+        }
+    }
+
+    /**
+     * Characters IAM counts for the group as one policy document: JSON without white space, every value written
+     * as a list (never shorter than what aws_iam_policy_document renders).
+     */
+    private static int iamSize(ControllerPolicy.Group group) {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode document = json.createObjectNode().put("Version", "2012-10-17");
+        ArrayNode statements = document.putArray("Statement");
+        for (ControllerPolicy.Statement statement : group.statements()) {
+            ObjectNode node = statements.addObject().put("Sid", statement.sid()).put("Effect", "Allow");
+            statement.actions().forEach(node.putArray("Action")::add);
+            statement.resources().forEach(node.putArray("Resource")::add);
+            ObjectNode conditions = node.putObject("Condition");
+            for (ControllerPolicy.Condition condition : statement.conditions()) {
+                ObjectNode operator = conditions.has(condition.test())
+                        ? (ObjectNode) conditions.get(condition.test())
+                        : conditions.putObject(condition.test());
+                condition.values().forEach(operator.putArray(condition.variable())::add);
+            }
+        }
+        return document.toString().replaceAll("\\s", "").length();
+    }
+}

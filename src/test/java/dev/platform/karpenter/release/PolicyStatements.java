@@ -1,0 +1,141 @@
+package dev.platform.karpenter.release;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Policy statements in one comparable shape, whatever they were written in: the upstream CloudFormation JSON (the
+ * expected values, kept in {@code controller-policy-<version>.json} next to this class), the {@link ControllerPolicy}
+ * records, the statement blocks of a synthesized aws_iam_policy_document, or a policy document read back from AWS.
+ * Order never matters in IAM, so actions, resources and condition values are sets.
+ */
+public final class PolicyStatements {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Comparator<Normalized> BY_SID = Comparator.comparing(Normalized::sid)
+            .thenComparing(Normalized::toString);
+
+    private PolicyStatements() {
+    }
+
+    /** One statement: Sid, effect, actions, resources and conditions (operator to key to values). */
+    public record Normalized(String sid, String effect, SortedSet<String> actions, SortedSet<String> resources,
+                             SortedMap<String, SortedMap<String, SortedSet<String>>> conditions) {
+    }
+
+    /**
+     * The upstream statements of a template version, grouped by policy, with the template's parameters replaced by
+     * the values of {@code scope}.
+     *
+     * @param templateVersion "v0.30.0" or "1.14.1": which controller-policy-*.json to read
+     */
+    public static Map<String, Set<Normalized>> upstream(String templateVersion, ControllerPolicy.Scope scope) {
+        String text = readResource("controller-policy-" + templateVersion + ".json");
+        // The cluster ARN first: upstream spells it out, this project reads it from the cluster.
+        Map<String, String> parameters = new LinkedHashMap<>();
+        parameters.put("arn:${AWS::Partition}:eks:${AWS::Region}:${AWS::AccountId}:cluster/${ClusterName}", scope.clusterArn());
+        parameters.put("${KarpenterInterruptionQueue.Arn}", scope.queueArn());
+        parameters.put("${KarpenterNodeRole.Arn}", scope.nodeRoleArn());
+        parameters.put("${AWS::Partition}", scope.partition());
+        parameters.put("${AWS::Region}", scope.region());
+        parameters.put("${AWS::AccountId}", scope.accountId());
+        parameters.put("${ClusterName}", scope.clusterName());
+        for (Map.Entry<String, String> parameter : parameters.entrySet()) {
+            text = text.replace(parameter.getKey(), parameter.getValue());
+        }
+        Map<String, Set<Normalized>> groups = new LinkedHashMap<>();
+        parse(text).fields().forEachRemaining(group -> groups.put(group.getKey(), fromIamJson(group.getValue())));
+        return groups;
+    }
+
+    /** Statements as IAM writes them: Action/Resource a string or a list, Condition an object of objects. */
+    public static Set<Normalized> fromIamJson(JsonNode statements) {
+        Set<Normalized> result = new TreeSet<>(BY_SID);
+        for (JsonNode statement : asArray(statements)) {
+            SortedMap<String, SortedMap<String, SortedSet<String>>> conditions = new TreeMap<>();
+            statement.path("Condition").fields().forEachRemaining(operator -> {
+                SortedMap<String, SortedSet<String>> keys = new TreeMap<>();
+                operator.getValue().fields().forEachRemaining(key -> keys.put(key.getKey(), texts(key.getValue())));
+                conditions.put(operator.getKey(), keys);
+            });
+            result.add(new Normalized(statement.path("Sid").asText(), statement.path("Effect").asText(),
+                    texts(statement.path("Action")), texts(statement.path("Resource")), conditions));
+        }
+        return result;
+    }
+
+    /** The statement blocks of an aws_iam_policy_document data source in synthesized Terraform JSON. */
+    public static Set<Normalized> fromTerraform(JsonNode statementBlocks) {
+        Set<Normalized> result = new TreeSet<>(BY_SID);
+        for (JsonNode block : statementBlocks) {
+            SortedMap<String, SortedMap<String, SortedSet<String>>> conditions = new TreeMap<>();
+            for (JsonNode condition : block.path("condition")) {
+                conditions.computeIfAbsent(condition.path("test").asText(), test -> new TreeMap<>())
+                        .put(condition.path("variable").asText(), texts(condition.path("values")));
+            }
+            result.add(new Normalized(block.path("sid").asText(), block.path("effect").asText("Allow"),
+                    texts(block.path("actions")), texts(block.path("resources")), conditions));
+        }
+        return result;
+    }
+
+    public static Set<Normalized> fromRecords(List<ControllerPolicy.Statement> statements) {
+        Set<Normalized> result = new TreeSet<>(BY_SID);
+        for (ControllerPolicy.Statement statement : statements) {
+            SortedMap<String, SortedMap<String, SortedSet<String>>> conditions = new TreeMap<>();
+            for (ControllerPolicy.Condition condition : statement.conditions()) {
+                conditions.computeIfAbsent(condition.test(), test -> new TreeMap<>())
+                        .put(condition.variable(), new TreeSet<>(condition.values()));
+            }
+            result.add(new Normalized(statement.sid(), "Allow", new TreeSet<>(statement.actions()),
+                    new TreeSet<>(statement.resources()), conditions));
+        }
+        return result;
+    }
+
+    private static SortedSet<String> texts(JsonNode stringOrArray) {
+        SortedSet<String> values = new TreeSet<>();
+        for (JsonNode value : asArray(stringOrArray)) {
+            values.add(value.asText());
+        }
+        return values;
+    }
+
+    private static Iterable<JsonNode> asArray(JsonNode node) {
+        if (node.isMissingNode()) {
+            return List.of();
+        }
+        return node.isArray() ? node : List.of(node);
+    }
+
+    private static JsonNode parse(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String readResource(String name) {
+        try (InputStream in = PolicyStatements.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalArgumentException("no test resource " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
