@@ -1,0 +1,63 @@
+package dev.platform.karpenter.iam;
+
+import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.release.ControllerPolicy;
+import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocument;
+import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentConfig;
+import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatement;
+import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatementCondition;
+import imports.aws.iam_policy.IamPolicy;
+import imports.aws.iam_policy.IamPolicyConfig;
+import imports.aws.iam_role_policy_attachment.IamRolePolicyAttachment;
+import imports.aws.iam_role_policy_attachment.IamRolePolicyAttachmentConfig;
+import java.util.List;
+import software.constructs.Construct;
+
+/**
+ * The controller's permissions for the configured release: one managed policy per statement group of
+ * {@link ControllerPolicy}, attached to the controller role. The documents are rendered by aws_iam_policy_document,
+ * whose canonical JSON keeps plans free of re-ordering diffs.
+ */
+public class ControllerPolicies extends Construct {
+    public ControllerPolicies(Construct scope, String id, ClusterConfig config, ClusterFacts facts,
+                              ControllerRole controllerRole, NodeRole nodeRole) {
+        super(scope, id);
+        // The queue name is fixed by configuration, so its ARN is built here rather than read from the
+        // interruption stack: the two stacks stay independent and can be applied in any order.
+        String queueArn = "arn:" + facts.partition() + ":sqs:" + facts.region() + ":" + facts.accountId() + ":"
+                + config.names().queue();
+        ControllerPolicy.Scope policyScope = new ControllerPolicy.Scope(facts.partition(), facts.region(),
+                facts.accountId(), config.clusterName(), facts.clusterArn(), queueArn, nodeRole.arn());
+        for (ControllerPolicy.Group group : ControllerPolicy.groups(config.release(), policyScope)) {
+            DataAwsIamPolicyDocument document = new DataAwsIamPolicyDocument(this, group.name() + "-document",
+                    DataAwsIamPolicyDocumentConfig.builder()
+                            .statement(group.statements().stream().map(ControllerPolicies::statement).toList())
+                            .build());
+            IamPolicy policy = new IamPolicy(this, group.name(), IamPolicyConfig.builder()
+                    .name(config.names().controllerPolicy(group.name()))
+                    .description("Karpenter controller of cluster " + config.clusterName() + ": " + group.name())
+                    .policy(document.getJson())
+                    .build());
+            new IamRolePolicyAttachment(this, group.name() + "-attachment", IamRolePolicyAttachmentConfig.builder()
+                    .role(controllerRole.name())
+                    .policyArn(policy.getArn())
+                    .build());
+        }
+    }
+
+    private static DataAwsIamPolicyDocumentStatement statement(ControllerPolicy.Statement statement) {
+        return DataAwsIamPolicyDocumentStatement.builder()
+                .sid(statement.sid())
+                .effect("Allow")
+                .actions(statement.actions())
+                .resources(statement.resources())
+                .condition(statement.conditions().isEmpty() ? null : statement.conditions().stream()
+                        .map(condition -> DataAwsIamPolicyDocumentStatementCondition.builder()
+                                .test(condition.test())
+                                .variable(condition.variable())
+                                .values(condition.values())
+                                .build())
+                        .toList())
+                .build();
+    }
+}

@@ -1,0 +1,69 @@
+package dev.platform.karpenter.iam;
+
+import dev.platform.karpenter.config.ClusterConfig;
+import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocument;
+import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentConfig;
+import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatement;
+import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatementPrincipals;
+import imports.aws.eks_access_entry.EksAccessEntry;
+import imports.aws.eks_access_entry.EksAccessEntryConfig;
+import imports.aws.iam_role.IamRole;
+import imports.aws.iam_role.IamRoleConfig;
+import imports.aws.iam_role_policy_attachment.IamRolePolicyAttachment;
+import imports.aws.iam_role_policy_attachment.IamRolePolicyAttachmentConfig;
+import java.util.ArrayList;
+import java.util.List;
+import software.constructs.Construct;
+
+/**
+ * A node role made for Karpenter (create_iam_role = true), as upstream's KarpenterNodeRole: trusted by EC2, with
+ * the worker, CNI, SSM and the release's ECR managed policies, and an EC2_LINUX access entry so its nodes can join.
+ */
+public class CreatedNodeRole extends Construct implements NodeRole {
+    /** Every node role needs these; the ECR policy depends on the release. */
+    private static final List<String> BASE_POLICIES =
+            List.of("AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonSSMManagedInstanceCore");
+
+    private final IamRole role;
+
+    public CreatedNodeRole(Construct scope, String id, ClusterConfig config, ClusterFacts facts) {
+        super(scope, id);
+        DataAwsIamPolicyDocument trust = new DataAwsIamPolicyDocument(this, "trust", DataAwsIamPolicyDocumentConfig.builder()
+                .statement(List.of(DataAwsIamPolicyDocumentStatement.builder()
+                        .actions(List.of("sts:AssumeRole"))
+                        .principals(List.of(DataAwsIamPolicyDocumentStatementPrincipals.builder()
+                                .type("Service")
+                                .identifiers(List.of("ec2." + facts.dnsSuffix()))
+                                .build()))
+                        .build()))
+                .build());
+        role = new IamRole(this, "role", IamRoleConfig.builder()
+                .name(config.names().nodeRole())
+                .description("Nodes launched by Karpenter in cluster " + config.clusterName())
+                .assumeRolePolicy(trust.getJson())
+                .build());
+        List<String> policies = new ArrayList<>(BASE_POLICIES);
+        policies.add(config.release().nodeEcrPolicyName());
+        for (String policy : policies) {
+            new IamRolePolicyAttachment(this, policy, IamRolePolicyAttachmentConfig.builder()
+                    .role(role.getName())
+                    .policyArn(facts.awsManagedPolicyArn(policy))
+                    .build());
+        }
+        new EksAccessEntry(this, "access-entry", EksAccessEntryConfig.builder()
+                .clusterName(facts.clusterName())
+                .principalArn(role.getArn())
+                .type("EC2_LINUX")
+                .build());
+    }
+
+    @Override
+    public String arn() {
+        return role.getArn();
+    }
+
+    @Override
+    public String name() {
+        return role.getName();
+    }
+}

@@ -1,0 +1,400 @@
+package dev.platform.karpenter.iam;
+
+import static dev.platform.karpenter.testing.Synthesized.dataSources;
+import static dev.platform.karpenter.testing.Synthesized.onlyResource;
+import static dev.platform.karpenter.testing.Synthesized.resources;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.release.ControllerPolicy;
+import dev.platform.karpenter.release.PolicyStatements;
+import dev.platform.karpenter.testing.Synthesized;
+import dev.platform.karpenter.testing.TestConfigs;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The synthesized {@code <cluster>-iam} stacks of several configurations, synthesized together once. */
+class IamStackTest {
+    private static final String LONGEST = "c".repeat(50);
+    private static final String LONGEST_WITH_PREFIX = "p".repeat(23);
+    private static final String PATH_ROLE_ARN = "arn:aws:iam::123456789012:role/nodes/team-a/my-node-role";
+    /** cluster name -> config: each exercises one combination of identity, node role and release. */
+    private static final Map<String, ClusterConfig> CONFIGS = new LinkedHashMap<>();
+    private static final Synthesized APP;
+
+    static {
+        add("irsa", TestConfigs.V0, "tags = { Team = \"platform\", CostCenter = \"42\" }");
+        add("pod", TestConfigs.V1, "controller_identity = \"pod_identity\"", "create_iam_role = true",
+                "irsa_use_name_prefix = true", "karpenter_namespace = \"kube-system\"",
+                "karpenter_service_account = \"karpenter-controller\"", "tags = { Team = \"platform\" }");
+        add("v0create", TestConfigs.V0, "create_iam_role = true");
+        add("v1irsa", TestConfigs.V1, "node_group_name = \"system\"", "queue_name = \"karpenter-events\"");
+        add("byarn", TestConfigs.V0, "iam_role_arn = \"" + PATH_ROLE_ARN + "\"");
+        add(LONGEST, TestConfigs.V1);
+        add(LONGEST_WITH_PREFIX, TestConfigs.V1, "irsa_use_name_prefix = true", "create_iam_role = true");
+        APP = Synthesized.of(CONFIGS.values().toArray(ClusterConfig[]::new));
+    }
+
+    private static void add(String cluster, String chartVersion, String... extraLines) {
+        StringBuilder tfvars = new StringBuilder()
+                .append("cluster_name = \"").append(cluster).append("\"\n")
+                .append("region = \"us-west-2\"\n")
+                .append("karpenter_chart_version = \"").append(chartVersion).append("\"\n");
+        for (String line : extraLines) {
+            tfvars.append(line).append('\n');
+        }
+        CONFIGS.put(cluster, TestConfigs.parse(tfvars.toString()));
+    }
+
+    private static JsonNode stack(String cluster) {
+        return APP.stack(cluster + "-iam");
+    }
+
+    // --- controller role trust -------------------------------------------------------------------------------
+
+    @Test
+    void irsaTrustsTheClusterOidcProviderForTheControllerServiceAccountOnly() {
+        JsonNode stack = stack("irsa");
+        String cluster = "data.aws_eks_cluster." + onlyId(dataSources(stack, "aws_eks_cluster"));
+        String issuer = "${" + cluster + ".identity[0].oidc[0].issuer}";
+        String hostPath = "${replace(" + cluster + ".identity[0].oidc[0].issuer, \"https://\", \"\")}";
+        JsonNode oidc = onlyData(stack, "aws_iam_openid_connect_provider");
+        assertThat(oidc.path("url").asText()).isEqualTo(issuer);
+
+        JsonNode trust = trustStatement(stack, controllerRole(stack));
+        assertThat(texts(trust.path("actions"))).containsExactly("sts:AssumeRoleWithWebIdentity");
+        assertThat(trust.path("principals")).hasSize(1);
+        assertThat(trust.at("/principals/0/type").asText()).isEqualTo("Federated");
+        assertThat(texts(trust.at("/principals/0/identifiers")))
+                .containsExactly("${data.aws_iam_openid_connect_provider." + onlyId(dataSources(stack, "aws_iam_openid_connect_provider")) + ".arn}");
+        assertThat(conditions(trust)).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "StringEquals " + hostPath + ":sub", List.of("system:serviceaccount:karpenter:karpenter"),
+                "StringEquals " + hostPath + ":aud", List.of("sts.amazonaws.com")));
+        assertThat(resources(stack, "aws_eks_pod_identity_association").size()).isZero();
+    }
+
+    @Test
+    void podIdentityTrustsTheAgentAndAssociatesTheServiceAccount() {
+        JsonNode stack = stack("pod");
+        JsonNode role = controllerRole(stack);
+        JsonNode trust = trustStatement(stack, role);
+        assertThat(texts(trust.path("actions"))).containsExactlyInAnyOrder("sts:AssumeRole", "sts:TagSession");
+        assertThat(trust.at("/principals/0/type").asText()).isEqualTo("Service");
+        assertThat(texts(trust.at("/principals/0/identifiers"))).containsExactly("pods.eks.amazonaws.com");
+        assertThat(conditions(trust)).isEmpty();
+        assertThat(dataSources(stack, "aws_iam_openid_connect_provider").size()).as("no OIDC provider needed").isZero();
+
+        JsonNode association = onlyResource(stack, "aws_eks_pod_identity_association");
+        assertThat(association.path("cluster_name").asText())
+                .isEqualTo("${data.aws_eks_cluster." + onlyId(dataSources(stack, "aws_eks_cluster")) + ".name}");
+        assertThat(association.path("namespace").asText()).isEqualTo("kube-system");
+        assertThat(association.path("service_account").asText()).isEqualTo("karpenter-controller");
+        assertThat(association.path("role_arn").asText()).isEqualTo("${aws_iam_role." + controllerRoleId(stack) + ".arn}");
+    }
+
+    // --- controller role names -------------------------------------------------------------------------------
+
+    @Test
+    void controllerRoleHasTheFixedNameByDefault() {
+        JsonNode role = controllerRole(stack("irsa"));
+        assertThat(role.path("name").asText()).isEqualTo("KarpenterIRSA-irsa");
+        assertThat(role.has("name_prefix")).isFalse();
+    }
+
+    @Test
+    void controllerRoleHasANamePrefixWhenAsked() {
+        JsonNode role = controllerRole(stack("pod"));
+        assertThat(role.path("name_prefix").asText()).isEqualTo("KarpenterIRSA-pod-");
+        assertThat(role.has("name")).isFalse();
+    }
+
+    @Test
+    void theLongestValidClusterNamesFitIamNameLimits() {
+        assertThat(controllerRole(stack(LONGEST)).path("name").asText()).hasSize(64);
+        JsonNode prefixed = stack(LONGEST_WITH_PREFIX);
+        assertThat(controllerRole(prefixed).path("name_prefix").asText()).hasSize(38);
+        assertThat(nodeRole(prefixed).path("name").asText()).hasSizeLessThanOrEqualTo(64);
+        for (String cluster : List.of(LONGEST, LONGEST_WITH_PREFIX)) {
+            resources(stack(cluster), "aws_iam_policy").forEach(policy ->
+                    assertThat(policy.path("name").asText()).hasSizeLessThanOrEqualTo(128));
+        }
+    }
+
+    // --- controller policies ---------------------------------------------------------------------------------
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"irsa", "pod", "v0create", "v1irsa", "byarn"})
+    void controllerPoliciesAreTheUpstreamStatementsScopedToThisClusterQueueAndNodeRole(String cluster) {
+        JsonNode stack = stack(cluster);
+        ClusterConfig config = CONFIGS.get(cluster);
+        String partition = "${" + data(stack, "aws_partition") + ".partition}";
+        String region = "${" + data(stack, "aws_region") + ".name}";
+        String account = "${" + data(stack, "aws_caller_identity") + ".account_id}";
+        ControllerPolicy.Scope expectedScope = new ControllerPolicy.Scope(partition, region, account, cluster,
+                "${" + data(stack, "aws_eks_cluster") + ".arn}",
+                "arn:" + partition + ":sqs:" + region + ":" + account + ":" + config.names().queue(),
+                expectedNodeRoleArn(stack, config));
+        Map<String, Set<PolicyStatements.Normalized>> expected =
+                PolicyStatements.upstream(config.release().isV1() ? "1.14.1" : "v0.30.0", expectedScope);
+
+        Map<String, JsonNode> policiesByName = byField(resources(stack, "aws_iam_policy"), "name");
+        assertThat(policiesByName.keySet()).containsExactlyInAnyOrderElementsOf(
+                expected.keySet().stream().map(group -> "KarpenterController-" + cluster + "-" + group).toList());
+        Map<String, JsonNode> attachments = byField(resources(stack, "aws_iam_role_policy_attachment"), "policy_arn");
+        String controllerRoleName = "${aws_iam_role." + controllerRoleId(stack) + ".name}";
+        expected.forEach((group, statements) -> {
+            JsonNode policy = policiesByName.get("KarpenterController-" + cluster + "-" + group);
+            String policyId = idOf(resources(stack, "aws_iam_policy"), policy);
+            JsonNode document = dataSources(stack, "aws_iam_policy_document").path(referencedId(policy.path("policy").asText(),
+                    "data.aws_iam_policy_document", "json"));
+            assertThat(PolicyStatements.fromTerraform(document.path("statement"))).as(group).isEqualTo(statements);
+            JsonNode attachment = attachments.get("${aws_iam_policy." + policyId + ".arn}");
+            assertThat(attachment).as(group + " attached").isNotNull();
+            assertThat(attachment.path("role").asText()).isEqualTo(controllerRoleName);
+        });
+    }
+
+    @Test
+    void dependsOnNoOtherStack() {
+        for (String cluster : CONFIGS.keySet()) {
+            JsonNode stack = stack(cluster);
+            assertThat(stack.path("data").has("terraform_remote_state")).as(cluster).isFalse();
+            assertThat(APP.manifest().at("/stacks/" + cluster + "-iam/dependencies")).as(cluster).isEmpty();
+        }
+    }
+
+    // --- node role -------------------------------------------------------------------------------------------
+
+    @Test
+    void reusesTheNodeGroupRoleWithoutAddingARoleOrAccessEntry() {
+        JsonNode stack = stack("v1irsa");
+        JsonNode nodeGroup = onlyData(stack, "aws_eks_node_group");
+        assertThat(nodeGroup.path("cluster_name").asText()).isEqualTo("v1irsa");
+        assertThat(nodeGroup.path("node_group_name").asText()).isEqualTo("system");
+        assertThat(resources(stack, "aws_iam_role")).as("only the controller role").hasSize(1);
+        assertThat(resources(stack, "aws_eks_access_entry").size()).isZero();
+        String roleArn = "${data.aws_eks_node_group." + onlyId(dataSources(stack, "aws_eks_node_group")) + ".node_role_arn}";
+        assertThat(output(stack, "karpenter_node_role_arn")).isEqualTo(roleArn);
+        assertThat(output(stack, "karpenter_node_role_name"))
+                .isEqualTo("${element(reverse(split(\"/\", " + roleArn.substring(2, roleArn.length() - 1) + ")), 0)}");
+    }
+
+    @Test
+    void reusesARoleGivenByArnWithoutReadingANodeGroup() {
+        JsonNode stack = stack("byarn");
+        assertThat(dataSources(stack, "aws_eks_node_group").size()).isZero();
+        assertThat(resources(stack, "aws_iam_role")).hasSize(1);
+        assertThat(resources(stack, "aws_eks_access_entry").size()).isZero();
+        assertThat(output(stack, "karpenter_node_role_arn")).isEqualTo(PATH_ROLE_ARN);
+        // The name is the last path segment, so a role under /nodes/team-a/ is named my-node-role.
+        assertThat(output(stack, "karpenter_node_role_name"))
+                .isEqualTo("${element(reverse(split(\"/\", \"" + PATH_ROLE_ARN + "\")), 0)}");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"pod", "v0create"})
+    void createsANodeRoleTrustedByEc2WithTheReleasesManagedPoliciesAndAnAccessEntry(String cluster) {
+        JsonNode stack = stack(cluster);
+        ClusterConfig config = CONFIGS.get(cluster);
+        String partition = data(stack, "aws_partition");
+        JsonNode role = nodeRole(stack);
+        String roleId = idOf(resources(stack, "aws_iam_role"), role);
+        assertThat(role.path("name").asText()).isEqualTo("KarpenterNodeRole-" + cluster);
+
+        JsonNode trust = trustStatement(stack, role);
+        assertThat(texts(trust.path("actions"))).containsExactly("sts:AssumeRole");
+        assertThat(trust.at("/principals/0/type").asText()).isEqualTo("Service");
+        assertThat(texts(trust.at("/principals/0/identifiers"))).containsExactly("ec2.${" + partition + ".dns_suffix}");
+
+        String ecr = config.release().isV1() ? "AmazonEC2ContainerRegistryPullOnly" : "AmazonEC2ContainerRegistryReadOnly";
+        List<String> attached = new ArrayList<>();
+        resources(stack, "aws_iam_role_policy_attachment").forEach(a -> {
+            if (a.path("role").asText().equals("${aws_iam_role." + roleId + ".name}")) {
+                attached.add(a.path("policy_arn").asText());
+            }
+        });
+        assertThat(attached).containsExactlyInAnyOrderElementsOf(
+                List.of("AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonSSMManagedInstanceCore", ecr).stream()
+                        .map(p -> "arn:${" + partition + ".partition}:iam::aws:policy/" + p).toList());
+
+        JsonNode accessEntry = onlyResource(stack, "aws_eks_access_entry");
+        assertThat(accessEntry.path("type").asText()).isEqualTo("EC2_LINUX");
+        assertThat(accessEntry.path("principal_arn").asText()).isEqualTo("${aws_iam_role." + roleId + ".arn}");
+        assertThat(accessEntry.path("cluster_name").asText()).isEqualTo("${" + data(stack, "aws_eks_cluster") + ".name}");
+        assertThat(dataSources(stack, "aws_eks_node_group").size()).isZero();
+        assertThat(output(stack, "karpenter_node_role_arn")).isEqualTo("${aws_iam_role." + roleId + ".arn}");
+        assertThat(output(stack, "karpenter_node_role_name")).isEqualTo("${aws_iam_role." + roleId + ".name}");
+    }
+
+    // --- instance profile ------------------------------------------------------------------------------------
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"irsa", "v0create", "byarn"})
+    void version0MakesAnInstanceProfileForTheNodeRole(String cluster) {
+        JsonNode stack = stack(cluster);
+        JsonNode profile = onlyResource(stack, "aws_iam_instance_profile");
+        assertThat(profile.path("name").asText()).isEqualTo("KarpenterNodeInstanceProfile-" + cluster);
+        assertThat(profile.path("role").asText()).isEqualTo(output(stack, "karpenter_node_role_name"));
+        assertThat(output(stack, "karpenter_aws_node_instance_profile_name"))
+                .isEqualTo("${aws_iam_instance_profile." + onlyId(resources(stack, "aws_iam_instance_profile")) + ".name}");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"pod", "v1irsa"})
+    void version1MakesNoInstanceProfile(String cluster) {
+        JsonNode stack = stack(cluster);
+        assertThat(resources(stack, "aws_iam_instance_profile").size()).isZero();
+        assertThat(output(stack, "karpenter_aws_node_instance_profile_name")).isEmpty();
+    }
+
+    // --- outputs and tags ------------------------------------------------------------------------------------
+
+    @Test
+    void outputsTheSeedsNames() {
+        JsonNode stack = stack("irsa");
+        assertThat(fieldNames(stack.path("output"))).containsExactlyInAnyOrder("karpenter_irsa_arn",
+                "karpenter_aws_node_instance_profile_name", "karpenter_node_role_arn", "karpenter_node_role_name");
+        assertThat(output(stack, "karpenter_irsa_arn")).isEqualTo("${aws_iam_role." + controllerRoleId(stack) + ".arn}");
+    }
+
+    /**
+     * Tags reach every resource through the provider's default_tags, which the AWS provider applies to each
+     * resource type that has tags_all; the test checks that every taggable type in the stack is one of those.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"irsa", "pod"})
+    void tagsEveryTaggableResourceThroughDefaultTags(String cluster) throws IOException {
+        JsonNode stack = stack(cluster);
+        JsonNode defaultTags = stack.at("/provider/aws/0/default_tags/0/tags");
+        CONFIGS.get(cluster).tags().forEach((key, value) -> assertThat(defaultTags.path(key).asText()).isEqualTo(value));
+        assertThat(defaultTags.size()).isEqualTo(CONFIGS.get(cluster).tags().size());
+
+        JsonNode schemas = new ObjectMapper().readTree(Path.of("bindings/aws-provider-schema.json").toFile())
+                .at("/provider_schemas/registry.terraform.io~1hashicorp~1aws/resource_schemas");
+        List<String> taggable = new ArrayList<>();
+        for (String type : fieldNames(stack.path("resource"))) {
+            JsonNode attributes = schemas.at("/" + type + "/block/attributes");
+            assertThat(attributes.isMissingNode()).as(type + " in the schema").isFalse();
+            if (attributes.has("tags")) {
+                assertThat(attributes.has("tags_all")).as(type + " takes default_tags").isTrue();
+                taggable.add(type);
+            }
+        }
+        assertThat(taggable).contains("aws_iam_role", "aws_iam_policy");
+    }
+
+    // --- helpers ---------------------------------------------------------------------------------------------
+
+    private static JsonNode controllerRole(JsonNode stack) {
+        return resources(stack, "aws_iam_role").path(controllerRoleId(stack));
+    }
+
+    private static String controllerRoleId(JsonNode stack) {
+        for (String id : fieldNames(resources(stack, "aws_iam_role"))) {
+            if (id.startsWith("controller-role")) {
+                return id;
+            }
+        }
+        throw new AssertionError("no controller role in " + resources(stack, "aws_iam_role"));
+    }
+
+    private static JsonNode nodeRole(JsonNode stack) {
+        for (JsonNode role : resources(stack, "aws_iam_role")) {
+            if (role.path("name").asText().startsWith("KarpenterNodeRole-")) {
+                return role;
+            }
+        }
+        throw new AssertionError("no node role in " + resources(stack, "aws_iam_role"));
+    }
+
+    private static String expectedNodeRoleArn(JsonNode stack, ClusterConfig config) {
+        if (config.iam().createNodeRole()) {
+            return "${aws_iam_role." + idOf(resources(stack, "aws_iam_role"), nodeRole(stack)) + ".arn}";
+        }
+        return config.iam().nodeRoleArn().orElseGet(() -> "${" + data(stack, "aws_eks_node_group") + ".node_role_arn}");
+    }
+
+    /** The single statement of the trust policy document a role's assume_role_policy references. */
+    private static JsonNode trustStatement(JsonNode stack, JsonNode role) {
+        String documentId = referencedId(role.path("assume_role_policy").asText(), "data.aws_iam_policy_document", "json");
+        JsonNode statements = dataSources(stack, "aws_iam_policy_document").path(documentId).path("statement");
+        assertThat(statements).hasSize(1);
+        return statements.get(0);
+    }
+
+    /** "operator variable" -> values. */
+    private static Map<String, List<String>> conditions(JsonNode statement) {
+        Map<String, List<String>> result = new HashMap<>();
+        for (JsonNode condition : statement.path("condition")) {
+            result.put(condition.path("test").asText() + " " + condition.path("variable").asText(), texts(condition.path("values")));
+        }
+        return result;
+    }
+
+    /** "data.TYPE.ID" of the only data source of a type. */
+    private static String data(JsonNode stack, String type) {
+        return "data." + type + "." + onlyId(dataSources(stack, type));
+    }
+
+    private static JsonNode onlyData(JsonNode stack, String type) {
+        return dataSources(stack, type).path(onlyId(dataSources(stack, type)));
+    }
+
+    private static String onlyId(JsonNode byId) {
+        assertThat(byId.size()).as("exactly one of " + byId).isEqualTo(1);
+        return byId.fieldNames().next();
+    }
+
+    private static String idOf(JsonNode byId, JsonNode block) {
+        for (String id : fieldNames(byId)) {
+            if (byId.get(id) == block) {
+                return id;
+            }
+        }
+        throw new AssertionError("not found: " + block);
+    }
+
+    /** The id in a reference "${PREFIX.ID.ATTRIBUTE}". */
+    private static String referencedId(String reference, String prefix, String attribute) {
+        Matcher m = Pattern.compile(Pattern.quote("${" + prefix + ".") + "([^.]+)" + Pattern.quote("." + attribute + "}")).matcher(reference);
+        assertThat(m.matches()).as(reference + " references a " + prefix).isTrue();
+        return m.group(1);
+    }
+
+    private static Map<String, JsonNode> byField(JsonNode byId, String field) {
+        Map<String, JsonNode> result = new HashMap<>();
+        byId.forEach(block -> result.put(block.path(field).asText(), block));
+        return result;
+    }
+
+    private static String output(JsonNode stack, String name) {
+        JsonNode output = stack.path("output").path(name);
+        assertThat(output.isMissingNode()).as("output " + name).isFalse();
+        return output.path("value").asText();
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(v -> values.add(v.asText()));
+        return values;
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+}
