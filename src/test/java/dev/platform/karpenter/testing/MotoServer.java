@@ -64,6 +64,9 @@ public final class MotoServer implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         builder.environment().put("PYTHONUNBUFFERED", "1");
+        // AWS managed policies (AmazonEKSWorkerNodePolicy, ...) exist only when moto is asked to load them; without
+        // them attaching one to a role fails with NoSuchEntity.
+        builder.environment().put("MOTO_IAM_LOAD_MANAGED_POLICIES", "true");
         MotoServer server;
         try {
             server = new MotoServer(port, builder.start(), log);
