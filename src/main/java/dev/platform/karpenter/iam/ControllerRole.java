@@ -31,21 +31,21 @@ public class ControllerRole extends Construct {
                 : podIdentityTrust();
         DataAwsIamPolicyDocument trustPolicy = new DataAwsIamPolicyDocument(this, "trust",
                 DataAwsIamPolicyDocumentConfig.builder().statement(List.of(trust)).build());
-        IamRoleConfig.Builder role = IamRoleConfig.builder()
+        IamRoleConfig.Builder roleConfig = IamRoleConfig.builder()
                 .description("Karpenter controller of cluster " + config.clusterName())
                 .assumeRolePolicy(trustPolicy.getJson());
         if (config.iam().useNamePrefix()) {
-            role.namePrefix(config.names().controllerRolePrefix());
+            roleConfig.namePrefix(config.names().controllerRolePrefix());
         } else {
-            role.name(config.names().controllerRole());
+            roleConfig.name(config.names().controllerRole());
         }
-        this.role = new IamRole(this, "role", role.build());
+        role = new IamRole(this, "role", roleConfig.build());
         if (config.iam().controllerIdentity() == ControllerIdentity.POD_IDENTITY) {
             new EksPodIdentityAssociation(this, "pod-identity", EksPodIdentityAssociationConfig.builder()
                     .clusterName(facts.clusterName())
                     .namespace(config.namespace())
                     .serviceAccount(config.serviceAccount())
-                    .roleArn(this.role.getArn())
+                    .roleArn(role.getArn())
                     .build());
         }
     }
