@@ -1,0 +1,111 @@
+package dev.platform.karpenter.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Proves the harness end to end on a hand-written stack, independent of the app. */
+@IntegrationTest
+class HarnessIT {
+    // Terraform JSON syntax, as cdktf synthesizes it; the trust policy comes from a data source to avoid escaping.
+    private static final String STACK = """
+            {
+              "terraform": {"required_providers": {"aws": {"source": "hashicorp/aws", "version": "5.100.0"}}},
+              "provider": {"aws": [{"region": "us-east-1"}]},
+              "data": {
+                "aws_iam_policy_document": {
+                  "ec2_trust": {
+                    "statement": [{
+                      "actions": ["sts:AssumeRole"],
+                      "principals": [{"type": "Service", "identifiers": ["ec2.amazonaws.com"]}]
+                    }]
+                  }
+                }
+              },
+              "resource": {
+                "aws_sqs_queue": {"queue": {"name": "harness-selftest"}},
+                "aws_iam_role": {
+                  "role": {
+                    "name": "harness-selftest",
+                    "assume_role_policy": "${data.aws_iam_policy_document.ec2_trust.json}"
+                  }
+                }
+              },
+              "output": {"queue_url": {"value": "${aws_sqs_queue.queue.url}"}}
+            }
+            """;
+
+    private static MotoServer moto;
+
+    @BeforeAll
+    static void startMoto() {
+        IntegrationEnvironment.requireTools();
+        moto = MotoServer.start();
+    }
+
+    @AfterAll
+    static void stopMoto() {
+        if (moto != null) {
+            moto.close();
+        }
+    }
+
+    @BeforeEach
+    void resetMoto() {
+        moto.reset();
+    }
+
+    @Test
+    void appliesPlansAndDestroysAStackAgainstMoto(@TempDir Path dir) throws IOException {
+        Path stack = Files.createDirectories(dir.resolve("harness-selftest"));
+        Files.writeString(stack.resolve("cdk.tf.json"), STACK);
+        TerraformRunner terraform = new TerraformRunner(stack, moto);
+
+        terraform.init();
+        terraform.validate();
+        terraform.apply();
+
+        assertThat(moto.listRoleNames()).contains("harness-selftest");
+        List<String> queueUrls = moto.listQueueUrls();
+        assertThat(queueUrls).hasSize(1);
+        String queueUrl = queueUrls.get(0);
+        assertThat(queueUrl).endsWith("/harness-selftest");
+        assertThat(terraform.output().at("/queue_url/value").asText()).isEqualTo(queueUrl);
+        assertThat(moto.queueAttributes(queueUrl)).containsKey("QueueArn");
+        assertThat(terraform.plan()).as("plan exit code right after apply").isZero();
+
+        terraform.destroy();
+
+        assertThat(moto.listQueueUrls()).isEmpty();
+        assertThat(moto.listRoleNames()).doesNotContain("harness-selftest");
+    }
+
+    @Test
+    void seedsAnEksClusterWithOidcProviderAndNodeGroup() {
+        MotoServer.EksCluster cluster = moto.createEksCluster("selftest", "1.29");
+
+        assertThat(cluster.clusterName()).isEqualTo("selftest");
+        assertThat(cluster.issuerUrl()).startsWith("https://oidc.eks.us-east-1.amazonaws.com/id/");
+        assertThat(cluster.oidcProviderArn())
+                .endsWith(":oidc-provider/" + cluster.issuerUrl().substring("https://".length()));
+        assertThat(cluster.nodeRoleName()).isEqualTo("selftest-node-role");
+        assertThat(cluster.nodeRoleArn()).endsWith(":role/selftest-node-role");
+        assertThat(moto.listRoleNames()).contains("selftest-node-role");
+
+        JsonNode nodeGroup = moto.boto3("""
+                eks = boto3.client("eks")
+                emit(eks.describe_nodegroup(clusterName=args[0], nodegroupName="default")["nodegroup"])
+                """, cluster.clusterName());
+        assertThat(nodeGroup.get("nodeRole").asText()).isEqualTo(cluster.nodeRoleArn());
+        assertThat(nodeGroup.get("version").asText()).isEqualTo("1.29");
+    }
+}

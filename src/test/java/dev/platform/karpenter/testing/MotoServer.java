@@ -1,0 +1,305 @@
+package dev.platform.karpenter.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A moto server ({@code python3 -m moto.server}) on a free loopback port, emulating IAM, STS, SQS, EventBridge and EKS
+ * for terraform applies, plus boto3-based helpers to inspect and seed it.
+ *
+ * <p>Assertions call AWS through python3/boto3 (moto's own dependency) rather than an AWS SDK, so the project needs no
+ * SDK dependency just for tests.
+ */
+public final class MotoServer implements AutoCloseable {
+    /** Region used by terraform and boto3 against this server. */
+    public static final String REGION = "us-east-1";
+
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration BOTO3_TIMEOUT = Duration.ofSeconds(60);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    // Prepended to every boto3 snippet: arguments arrive via sys.argv so callers never splice values into python
+    // source, and emit() serializes boto3's datetimes.
+    private static final String PRELUDE = """
+            import json, sys, boto3
+            args = sys.argv[1:]
+            def emit(value):
+                print(json.dumps(value, default=str))
+            """;
+    // Any 40-hex string will do: moto stores the thumbprint without checking it.
+    private static final String OIDC_THUMBPRINT = "9e99a48a9960b14926bb7f3b02e22da2b0ab7280";
+
+    private final int port;
+    private final Process process;
+    private final Path log;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    private MotoServer(int port, Process process, Path log) {
+        this.port = port;
+        this.process = process;
+        this.log = log;
+    }
+
+    /** Starts moto and returns once it answers HTTP; its output goes to target/moto-PORT.log. */
+    public static MotoServer start() {
+        int port = freeLoopbackPort();
+        Path log = IntegrationEnvironment.buildDir().resolve("moto-" + port + ".log");
+        ProcessBuilder builder = new ProcessBuilder(
+                        "python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", String.valueOf(port))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().put("PYTHONUNBUFFERED", "1");
+        MotoServer server;
+        try {
+            server = new MotoServer(port, builder.start(), log);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start moto", e);
+        }
+        try {
+            server.awaitReady();
+        } catch (RuntimeException | Error e) {
+            server.close();
+            throw e;
+        }
+        return server;
+    }
+
+    /** Base URL, e.g. {@code http://127.0.0.1:41234}; the value for AWS_ENDPOINT_URL. */
+    public String endpoint() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /**
+     * Environment that points an AWS client (terraform's provider, boto3) at this server: the endpoint, dummy
+     * credentials and the region.
+     */
+    public Map<String, String> awsEnvironment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("AWS_ENDPOINT_URL", endpoint());
+        env.put("AWS_ACCESS_KEY_ID", "testing");
+        env.put("AWS_SECRET_ACCESS_KEY", "testing");
+        env.put("AWS_REGION", REGION);
+        env.put("AWS_DEFAULT_REGION", REGION);
+        // Keeps SDKs from probing the EC2 instance metadata address, which is off loopback.
+        env.put("AWS_EC2_METADATA_DISABLED", "true");
+        return env;
+    }
+
+    /** Drops all emulated state, so each test starts from an empty account. */
+    public void reset() {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/moto-api/reset"))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("moto reset answered " + response.statusCode());
+        }
+    }
+
+    /**
+     * Runs a python snippet with boto3 configured for this server and returns what it printed, as JSON. The snippet
+     * sees {@code args} (the given arguments) and {@code emit(value)}, which prints {@code json.dumps(value)}; it
+     * should print exactly one JSON document.
+     */
+    public JsonNode boto3(String pythonSnippet, String... args) {
+        try {
+            Path stdout = Files.createTempFile("boto3", ".json");
+            Path stderr = Files.createTempFile("boto3", ".log");
+            try {
+                List<String> command = new ArrayList<>(List.of("python3", "-c", PRELUDE + pythonSnippet));
+                command.addAll(List.of(args));
+                ProcessBuilder builder =
+                        new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
+                builder.environment().putAll(awsEnvironment());
+                if (Processes.run(builder, BOTO3_TIMEOUT, stderr) != 0) {
+                    throw new IllegalStateException(
+                            "boto3 snippet failed:\n" + pythonSnippet + "\n" + Processes.tail(stderr));
+                }
+                return JSON.readTree(stdout.toFile());
+            } finally {
+                Files.deleteIfExists(stdout);
+                Files.deleteIfExists(stderr);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public List<String> listRoleNames() {
+        return strings(boto3("""
+                pages = boto3.client("iam").get_paginator("list_roles").paginate()
+                emit([r["RoleName"] for p in pages for r in p["Roles"]])
+                """));
+    }
+
+    /** Customer-managed policies only (scope Local); AWS-managed ones are not under test. */
+    public List<String> listPolicyNames() {
+        return strings(boto3("""
+                pages = boto3.client("iam").get_paginator("list_policies").paginate(Scope="Local")
+                emit([p["PolicyName"] for page in pages for p in page["Policies"]])
+                """));
+    }
+
+    public List<String> listInstanceProfileNames() {
+        return strings(boto3("""
+                pages = boto3.client("iam").get_paginator("list_instance_profiles").paginate()
+                emit([p["InstanceProfileName"] for page in pages for p in page["InstanceProfiles"]])
+                """));
+    }
+
+    public List<String> listQueueUrls() {
+        return strings(boto3("""
+                pages = boto3.client("sqs").get_paginator("list_queues").paginate()
+                emit([u for p in pages for u in p.get("QueueUrls", [])])
+                """));
+    }
+
+    /** All attributes of the queue, e.g. MessageRetentionPeriod, SqsManagedSseEnabled, Policy. */
+    public Map<String, String> queueAttributes(String queueUrl) {
+        JsonNode attributes = boto3("""
+                sqs = boto3.client("sqs")
+                emit(sqs.get_queue_attributes(QueueUrl=args[0], AttributeNames=["All"])["Attributes"])
+                """, queueUrl);
+        Map<String, String> result = new LinkedHashMap<>();
+        attributes.fields().forEachRemaining(e -> result.put(e.getKey(), e.getValue().asText()));
+        return result;
+    }
+
+    /** Rules on the default event bus. */
+    public List<String> listRuleNames() {
+        return strings(boto3("""
+                pages = boto3.client("events").get_paginator("list_rules").paginate()
+                emit([r["Name"] for p in pages for r in p["Rules"]])
+                """));
+    }
+
+    /** The rule's targets as returned by ListTargetsByRule (objects with Id, Arn, ...). */
+    public JsonNode listTargetsByRule(String ruleName) {
+        return boto3("""
+                pages = boto3.client("events").get_paginator("list_targets_by_rule").paginate(Rule=args[0])
+                emit([t for p in pages for t in p["Targets"]])
+                """, ruleName);
+    }
+
+    /**
+     * Seeds what the app expects to find on an existing cluster: a cluster role, the EKS cluster, an IAM OIDC provider
+     * for the cluster's issuer (client id sts.amazonaws.com) and a managed node group {@code default} whose node role
+     * {@code <name>-node-role} is trusted by ec2. Moto accepts fake subnet ids and reports the cluster and node group
+     * ACTIVE at once.
+     */
+    public EksCluster createEksCluster(String name, String version) {
+        JsonNode cluster = boto3("""
+                name, version, thumbprint = args
+                iam, eks = boto3.client("iam"), boto3.client("eks")
+                def trust(service):
+                    return json.dumps({"Version": "2012-10-17", "Statement": [
+                        {"Effect": "Allow", "Principal": {"Service": service}, "Action": "sts:AssumeRole"}]})
+                cluster_role = iam.create_role(
+                    RoleName=name + "-cluster-role", AssumeRolePolicyDocument=trust("eks.amazonaws.com"))["Role"]
+                eks.create_cluster(name=name, version=version, roleArn=cluster_role["Arn"],
+                    resourcesVpcConfig={"subnetIds": ["subnet-0a1b2c3d", "subnet-4e5f6a7b"]})
+                issuer = eks.describe_cluster(name=name)["cluster"]["identity"]["oidc"]["issuer"]
+                oidc = iam.create_open_id_connect_provider(
+                    Url=issuer, ClientIDList=["sts.amazonaws.com"], ThumbprintList=[thumbprint])
+                node_role = iam.create_role(
+                    RoleName=name + "-node-role", AssumeRolePolicyDocument=trust("ec2.amazonaws.com"))["Role"]
+                # Without version= moto gives the node group Kubernetes 1.19 whatever the cluster runs.
+                eks.create_nodegroup(clusterName=name, nodegroupName="default", version=version,
+                    nodeRole=node_role["Arn"], subnets=["subnet-0a1b2c3d"])
+                emit({"clusterName": name, "nodeRoleArn": node_role["Arn"], "nodeRoleName": node_role["RoleName"],
+                      "oidcProviderArn": oidc["OpenIDConnectProviderArn"], "issuerUrl": issuer})
+                """, name, version, OIDC_THUMBPRINT);
+        return JSON.convertValue(cluster, EksCluster.class);
+    }
+
+    /** What {@link #createEksCluster} created. */
+    public record EksCluster(
+            String clusterName, String nodeRoleArn, String nodeRoleName, String oidcProviderArn, String issuerUrl) {}
+
+    /** Stops moto; its log stays in target/ for post-mortems. */
+    @Override
+    public void close() {
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void awaitReady() {
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("moto exited with " + process.exitValue() + "\n" + Processes.tail(log));
+            }
+            try {
+                send(HttpRequest.newBuilder(uri("/moto-api/")).timeout(Duration.ofSeconds(2)).build());
+                return;
+            } catch (UncheckedIOException notYetListening) {
+                sleep(Duration.ofMillis(200));
+            }
+        }
+        throw new IllegalStateException(
+                "moto did not answer on " + endpoint() + " within " + STARTUP_TIMEOUT + "\n" + Processes.tail(log));
+    }
+
+    private HttpResponse<String> send(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private URI uri(String path) {
+        return URI.create(endpoint() + path);
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(node -> values.add(node.asText()));
+        return values;
+    }
+
+    private static int freeLoopbackPort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
