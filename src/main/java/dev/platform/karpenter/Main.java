@@ -38,7 +38,7 @@ public final class Main {
     static int run(Path projectDir, Map<String, String> env, PrintStream err, boolean staged) {
         List<ClusterConfig> clusters;
         try {
-            clusters = ConfigLoader.load(ConfigLoader.locate(projectDir, env, err));
+            clusters = ConfigLoader.load(ConfigLoader.locate(projectDir, env, err), env);
         } catch (ConfigException e) {
             err.println("error: " + e.getMessage());
             return EXIT_BAD_INPUT;

@@ -15,9 +15,17 @@ import java.util.stream.Stream;
  *
  * <p>Source, first found wins: the file or directory named by KARPENTER_TFVARS; terraform.tfvars in the project;
  * terraform.tfvars.example. A directory holds one *.tfvars file per cluster, read in name order.
+ *
+ * <p>The state backend can also come from the environment (KARPENTER_STATE_BUCKET, KARPENTER_STATE_REGION,
+ * KARPENTER_STATE_KEY_PREFIX), which then wins over the files: CI keeps the bucket in repository variables rather
+ * than in committed tfvars.
  */
 public final class ConfigLoader {
     public static final String ENV_VARIABLE = "KARPENTER_TFVARS";
+    static final Map<String, String> BACKEND_ENV_OVERRIDES = Map.of(
+            "KARPENTER_STATE_BUCKET", "state_bucket",
+            "KARPENTER_STATE_REGION", "state_region",
+            "KARPENTER_STATE_KEY_PREFIX", "state_key_prefix");
 
     private ConfigLoader() {
     }
@@ -49,13 +57,27 @@ public final class ConfigLoader {
 
     /** Reads every cluster configuration from a file or a directory of *.tfvars files. */
     public static List<ClusterConfig> load(Path source) {
+        return load(source, Map.of());
+    }
+
+    /** Like {@link #load(Path)}, with the state backend settings found in {@code env} taking precedence. */
+    public static List<ClusterConfig> load(Path source, Map<String, String> env) {
+        Map<String, Object> overrides = new HashMap<>();
+        BACKEND_ENV_OVERRIDES.forEach((variable, key) -> {
+            String value = env.get(variable);
+            if (value != null && !value.isBlank()) {
+                overrides.put(key, value);
+            }
+        });
         List<Path> files = filesOf(source);
         List<ClusterConfig> configs = new ArrayList<>();
         Map<String, Path> clusters = new HashMap<>();
         for (Path file : files) {
             ClusterConfig config;
             try {
-                config = read(file);
+                Map<String, Object> variables = new HashMap<>(TfvarsFile.parse(file));
+                variables.putAll(overrides);
+                config = fromVariables(variables);
             } catch (ConfigException e) {
                 throw e.in(file.toString());
             }

@@ -61,6 +61,19 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theStateBackendCanComeFromTheEnvironment() throws IOException {
+        Path file = project.resolve("a.tfvars");
+        Files.writeString(file, TestConfigs.tfvars(TestConfigs.V0, "state_bucket = \"from-file\""));
+
+        ClusterConfig config = ConfigLoader.load(file, Map.of("KARPENTER_STATE_BUCKET", "from-ci",
+                "KARPENTER_STATE_REGION", "eu-central-1", "KARPENTER_STATE_KEY_PREFIX", "prod")).get(0);
+
+        assertThat(config.backend().bucket()).contains("from-ci");
+        assertThat(config.backend().region()).isEqualTo("eu-central-1");
+        assertThat(config.backend().keyPrefix()).isEqualTo("prod");
+    }
+
+    @Test
     void twoFilesForOneClusterAreAnError() throws IOException {
         Files.writeString(project.resolve("a.tfvars"), TestConfigs.tfvars(TestConfigs.V0));
         Files.writeString(project.resolve("b.tfvars"), TestConfigs.tfvars(TestConfigs.V1));
