@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Settings of the node class and the pools (Provisioner/AWSNodeTemplate on 0.x, NodePool/EC2NodeClass on 1.x).
@@ -15,8 +17,19 @@ import java.util.Set;
  * @param discoveryTagKey    discovery_tag_key: tag that marks the subnets and security groups nodes use
  * @param discoveryTagValue  discovery_tag_value: its value (default: the cluster name)
  * @param pools              the pool "default" (top-level settings) first, then node_pools in their order
+ * @param uninstallHookImage uninstall_hook_image: 0.x only, a kubectl image for the Job that deletes the
+ *                           Provisioners and waits for their nodes on destroy
  */
-public record NodePoolSettings(AmiFamily amiFamily, String discoveryTagKey, String discoveryTagValue, List<PoolSettings> pools) {
+public record NodePoolSettings(
+        AmiFamily amiFamily,
+        String discoveryTagKey,
+        String discoveryTagValue,
+        List<PoolSettings> pools,
+        String uninstallHookImage) {
+
+    /** Bitnami's kubectl (has a shell, runs as a non-root user), at the newest Kubernetes 0.30 supports. */
+    public static final String DEFAULT_UNINSTALL_HOOK_IMAGE = "public.ecr.aws/bitnami/kubectl:1.27";
+    private static final Pattern IMAGE = Pattern.compile("[a-z0-9]([-a-z0-9._/:@]*[a-zA-Z0-9])?");
 
     static NodePoolSettings from(Settings settings, String clusterName, KarpenterRelease release) {
         NodePoolRules rules = NodePoolRules.of(release);
@@ -52,7 +65,18 @@ public record NodePoolSettings(AmiFamily amiFamily, String discoveryTagKey, Stri
             String where = pool.name().equals(PoolSettings.DEFAULT_POOL) ? "" : "node_pools \"" + pool.name() + "\": ";
             requireValidFor(rules, release, pool, where);
         }
-        return new NodePoolSettings(amiFamily, tagKey, tagValue, List.copyOf(pools));
+        Optional<String> hookImage = settings.optionalString("uninstall_hook_image");
+        hookImage.ifPresent(image -> {
+            if (rules.nodeClassDeletionWaitsForNodes()) {
+                throw new ConfigException("uninstall_hook_image applies to Karpenter 0.x only: with " + release
+                        + " deleting the EC2NodeClass waits for the nodes itself");
+            }
+            if (!IMAGE.matcher(image).matches()) {
+                throw new ConfigException("uninstall_hook_image must be a container image reference such as \""
+                        + DEFAULT_UNINSTALL_HOOK_IMAGE + "\", got \"" + image + "\"");
+            }
+        });
+        return new NodePoolSettings(amiFamily, tagKey, tagValue, List.copyOf(pools), hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE));
     }
 
     /** The pool of the top-level settings, always present. */

@@ -15,6 +15,7 @@ import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
 import imports.helm.release.Release;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import software.constructs.Construct;
 
 /**
@@ -22,14 +23,15 @@ import software.constructs.Construct;
  * exist, plus the same manifests as a plain file and as an output for {@code kubectl apply}.
  *
  * <p>Destroy order is what makes Karpenter clean up: this stack is destroyed before the controller's, and the
- * release's uninstall waits (up to {@link #RELEASE_TIMEOUT_SECONDS}) until Helm sees its objects deleted.
+ * release's uninstall returns (within {@link #RELEASE_TIMEOUT_SECONDS}) only once Karpenter has terminated the
+ * pools' nodes: on 1.x through the node class's finalizer, on 0.x through the release's uninstall hook.
  */
 public class NodePoolsStack extends TerraformStack {
     /** Placeholder for the node role in the plain file when the role is only known after the IAM stack applies. */
     public static final String NODE_ROLE_PLACEHOLDER = "${NODE_ROLE_NAME}";
     /**
-     * Install is immediate (Helm has nothing to wait for on custom resources); uninstall waits this long for the
-     * node class's termination finalizer, i.e. for Karpenter to drain and terminate the pools' nodes.
+     * Install is immediate (Helm has nothing to wait for on custom resources); uninstall waits this long for
+     * Karpenter to drain and terminate the pools' nodes.
      */
     static final int RELEASE_TIMEOUT_SECONDS = 900;
     static final String RELEASE_NAME = "karpenter-nodepools";
@@ -48,7 +50,8 @@ public class NodePoolsStack extends TerraformStack {
                 .name(RELEASE_NAME)
                 .namespace(config.namespace())
                 .chart(chart.path())
-                .values(List.of(ManifestYaml.helmValues(objects)))
+                .values(List.of(ManifestYaml.helmValues(Stream.concat(objects.stream(),
+                        manifests.uninstallHook(config.nodePools(), config.namespace(), RELEASE_TIMEOUT_SECONDS).stream()).toList())))
                 .wait(true)
                 .timeout(RELEASE_TIMEOUT_SECONDS)
                 .build();

@@ -27,6 +27,14 @@ public record NodePoolRules(ApiGeneration generation) {
         return generation == ApiGeneration.V1 ? List.of("Bottlerocket", "AL2023", "AL2") : List.of("Bottlerocket", "AL2");
     }
 
+    /**
+     * 1.x: deleting the EC2NodeClass waits, through Karpenter's termination finalizer, until its nodes are gone.
+     * 0.x: Provisioner and AWSNodeTemplate have no finalizer, so an uninstall hook has to wait for the nodes.
+     */
+    public boolean nodeClassDeletionWaitsForNodes() {
+        return generation == ApiGeneration.V1;
+    }
+
     /** The name of the generation's pool kind, for messages. */
     public String poolKind() {
         return generation == ApiGeneration.V1 ? "NodePool" : "Provisioner";

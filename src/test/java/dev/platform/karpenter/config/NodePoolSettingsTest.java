@@ -42,6 +42,7 @@ class NodePoolSettingsTest {
         assertThat(pool.labels()).isEmpty();
         assertThat(pool.taints()).isEmpty();
         assertThat(pool.requirements()).isEmpty();
+        assertThat(settings.uninstallHookImage()).isEqualTo("public.ecr.aws/bitnami/kubectl:1.27");
     }
 
     @Test
@@ -61,9 +62,11 @@ class NodePoolSettingsTest {
                 "expire_after = \"Never\"",
                 "node_labels = { team = \"platform\" }",
                 "node_taints = [{ key = \"dedicated\", value = \"batch\", effect = \"NoSchedule\" }]",
-                "node_requirements = [{ key = \"karpenter.k8s.aws/instance-size\", operator = \"NotIn\", values = [\"metal\"] }]")
+                "node_requirements = [{ key = \"karpenter.k8s.aws/instance-size\", operator = \"NotIn\", values = [\"metal\"] }]",
+                "uninstall_hook_image = \"registry.example.com/tools/kubectl:1.27.4\"")
                 .nodePools();
 
+        assertThat(settings.uninstallHookImage()).isEqualTo("registry.example.com/tools/kubectl:1.27.4");
         assertThat(settings.amiFamily()).isEqualTo(AmiFamily.AL2);
         assertThat(settings.discoveryTagKey()).isEqualTo("example.com/karpenter");
         assertThat(settings.discoveryTagValue()).isEqualTo("shared");
@@ -148,6 +151,10 @@ class NodePoolSettingsTest {
                         "consolidate_after applies to Karpenter 1.x only; with v0.30.0 use consolidation = false and ttl_seconds_after_empty"),
                 bad("AL2023 on 0.x", V0, "ami_family = \"AL2023\"",
                         "ami_family \"AL2023\" is not available with Karpenter v0.30.0; use one of Bottlerocket, AL2"),
+                bad("uninstall hook on 1.x", V1, "uninstall_hook_image = \"kubectl:1\"",
+                        "uninstall_hook_image applies to Karpenter 0.x only: with 1.14.1 deleting the EC2NodeClass waits for the nodes itself"),
+                bad("bad uninstall hook image", V0, "uninstall_hook_image = \"kubectl latest\"",
+                        "uninstall_hook_image must be a container image reference"),
                 bad("empty discovery value", V1, "discovery_tag_value = \"\"", "discovery_tag_value must not be empty"),
                 bad("extra pool named default", V1, "node_pools = [{ name = \"default\" }]",
                         "node_pools[0]: name \"default\" is the pool of the top-level settings"),

@@ -59,18 +59,21 @@ class NodePoolsStackTest {
     }
 
     @Test
-    void theReleaseValuesCarryTheV1Alpha5Manifests() {
+    void theReleaseValuesCarryTheV1Alpha5ManifestsThenTheUninstallHook() {
         List<JsonNode> manifests = valuesManifests(Synthesized.onlyResource(V0.stack("demo-nodepools"), "helm_release"));
 
-        assertThat(manifests).extracting(m -> m.path("kind").asText()).containsExactly("Provisioner", "AWSNodeTemplate");
+        assertThat(manifests).extracting(m -> m.path("kind").asText()).containsExactly("Provisioner", "AWSNodeTemplate",
+                "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Job");
         assertThat(manifests.get(0).path("spec").path("providerRef").path("name").asText()).isEqualTo("default");
         assertThat(manifests.get(1).path("spec").path("subnetSelector").path("karpenter.sh/discovery").asText()).isEqualTo("demo");
+        assertThat(manifests.subList(2, 6)).allSatisfy(hook ->
+                assertThat(hook.path("metadata").path("annotations").path("helm.sh/hook").asText()).isEqualTo("pre-delete"));
     }
 
     @Test
-    void thePlainFileAndTheOutputHoldExactlyWhatHelmApplies() {
+    void thePlainFileAndTheOutputHoldWhatHelmAppliesWithoutTheHook() {
         JsonNode stack = V0.stack("demo-nodepools");
-        List<JsonNode> applied = valuesManifests(Synthesized.onlyResource(stack, "helm_release"));
+        List<JsonNode> applied = valuesManifests(Synthesized.onlyResource(stack, "helm_release")).subList(0, 2);
 
         assertThat(documents(read(V0.stackDir("demo-nodepools").resolve("manifests/default-provisioner.yaml")))).isEqualTo(applied);
         assertThat(documents(stack.path("output").path("manifests_yaml").path("value").asText())).isEqualTo(applied);

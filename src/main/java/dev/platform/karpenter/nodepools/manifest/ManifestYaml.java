@@ -25,7 +25,7 @@ public final class ManifestYaml {
     }
 
     /** The objects as one multi-document YAML file, as {@code kubectl apply -f} reads it. */
-    public static String documents(List<KubernetesObject<?>> objects) {
+    public static String documents(List<?> objects) {
         StringWriter out = new StringWriter();
         try (SequenceWriter writer = YAML.writer().writeValues(out)) {
             writer.writeAll(objects);
@@ -45,7 +45,7 @@ public final class ManifestYaml {
     }
 
     /** Helm values holding the objects, for the chart template that writes each one out with toYaml. */
-    public static String helmValues(List<KubernetesObject<?>> objects) {
+    public static String helmValues(List<?> objects) {
         return document(Map.of("manifests", objects));
     }
 }

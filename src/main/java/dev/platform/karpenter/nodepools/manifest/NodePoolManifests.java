@@ -24,6 +24,16 @@ public interface NodePoolManifests {
      */
     List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName);
 
+    /**
+     * Objects Helm creates and runs on uninstall, before it deletes the pools, so that uninstall returns only once
+     * Karpenter has terminated the pools' nodes; empty where deleting the node class already waits for that.
+     * Never part of the plain file: applied by kubectl, the hook would run at once.
+     *
+     * @param namespace      where the hook's Job runs (the controller's namespace)
+     * @param timeoutSeconds how long Helm waits for the hook
+     */
+    List<Object> uninstallHook(NodePoolSettings settings, String namespace, int timeoutSeconds);
+
     /** Name of the plain file for {@code kubectl apply -f}: the seed's name on 0.x. */
     String plainFileName();
 

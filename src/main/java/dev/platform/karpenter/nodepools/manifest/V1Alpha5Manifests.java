@@ -18,6 +18,10 @@ import java.util.regex.Pattern;
 final class V1Alpha5Manifests implements NodePoolManifests {
     static final String PROVISIONER_API = "karpenter.sh/v1alpha5";
     static final String NODE_TEMPLATE_API = "karpenter.k8s.aws/v1alpha1";
+    /** The label Karpenter 0.x puts on the nodes it launches. */
+    static final String POOL_LABEL = "karpenter.sh/provisioner-name";
+    /** The hook's Job gives up this much before Helm's timeout, so its failure reaches Helm as the error. */
+    static final int HOOK_MARGIN_SECONDS = 60;
     private static final Pattern DURATION_PART = Pattern.compile("([0-9]+)(s|m|h)");
 
     public record ProvisionerSpec(
@@ -88,6 +92,22 @@ final class V1Alpha5Manifests implements NodePoolManifests {
             };
         }
         return total;
+    }
+
+    /**
+     * Provisioners and AWSNodeTemplates have no finalizer: Helm's uninstall would return at once while the
+     * nodes, owned by the Provisioner, are still being drained, and the controller stack destroyed next would
+     * leave them (and their EC2 instances) behind. The hook deletes the Provisioners itself and waits until no
+     * node launched by one is left.
+     */
+    @Override
+    public List<Object> uninstallHook(NodePoolSettings settings, String namespace, int timeoutSeconds) {
+        return UninstallHook.of(namespace, settings.uninstallHookImage(), timeoutSeconds - HOOK_MARGIN_SECONDS, POOL_LABEL,
+                List.of(new UninstallHook.PolicyRule(List.of("karpenter.sh"), List.of("provisioners"), List.of("get", "list", "watch", "delete")),
+                        new UninstallHook.PolicyRule(List.of(""), List.of("nodes"), List.of("get", "list"))),
+                String.join("\n",
+                        "kubectl delete provisioners.karpenter.sh --all --wait=true",
+                        "while [ -n \"$(kubectl get nodes -l " + POOL_LABEL + " -o name)\" ]; do sleep 10; done"));
     }
 
     @Override

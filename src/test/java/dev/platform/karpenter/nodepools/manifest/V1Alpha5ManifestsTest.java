@@ -129,6 +129,46 @@ class V1Alpha5ManifestsTest {
     }
 
     @Test
+    void theUninstallHookDeletesTheProvisionersAndWaitsForTheirNodes() {
+        List<JsonNode> hook = Rendered.parse(ManifestYaml.documents(NodePoolManifests.forRelease(config(V0).release())
+                .uninstallHook(config(V0).nodePools(), "karpenter", 900)));
+
+        assertThat(hook).extracting(h -> h.path("kind").asText())
+                .containsExactly("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Job");
+        for (JsonNode object : hook) {
+            JsonNode annotations = object.path("metadata").path("annotations");
+            assertThat(object.path("metadata").path("name").asText()).isEqualTo("karpenter-nodepools-uninstall");
+            assertThat(annotations.path("helm.sh/hook").asText()).isEqualTo("pre-delete");
+            assertThat(annotations.path("helm.sh/hook-delete-policy").asText()).isEqualTo("before-hook-creation,hook-succeeded");
+            assertThat(annotations.path("helm.sh/hook-weight").asInt()).isEqualTo(object.path("kind").asText().equals("Job") ? 0 : -10);
+        }
+        assertThat(hook.get(0).path("metadata").path("namespace").asText()).isEqualTo("karpenter");
+        assertThat(hook.get(1).path("metadata").has("namespace")).as("cluster-scoped").isFalse();
+        assertThat(hook.get(1).path("rules")).hasSize(2);
+        assertThat(texts(hook.get(1).path("rules").get(0).path("resources"))).containsExactly("provisioners");
+        assertThat(texts(hook.get(1).path("rules").get(0).path("verbs"))).contains("delete", "watch");
+        assertThat(texts(hook.get(1).path("rules").get(1).path("resources"))).containsExactly("nodes");
+        assertThat(texts(hook.get(1).path("rules").get(1).path("verbs"))).doesNotContain("delete");
+        assertThat(hook.get(2).path("roleRef").path("name").asText()).isEqualTo("karpenter-nodepools-uninstall");
+        assertThat(hook.get(2).path("subjects").get(0).path("namespace").asText()).isEqualTo("karpenter");
+
+        JsonNode job = hook.get(3).path("spec");
+        assertThat(job.path("activeDeadlineSeconds").asInt()).as("gives up before Helm does").isEqualTo(840);
+        JsonNode pod = job.path("template").path("spec");
+        assertThat(pod.path("serviceAccountName").asText()).isEqualTo("karpenter-nodepools-uninstall");
+        assertThat(pod.path("restartPolicy").asText()).isEqualTo("Never");
+        JsonNode avoid = pod.at("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0/matchExpressions/0");
+        assertThat(avoid.path("key").asText() + " " + avoid.path("operator").asText())
+                .isEqualTo("karpenter.sh/provisioner-name DoesNotExist");
+        JsonNode container = pod.path("containers").get(0);
+        assertThat(container.path("image").asText()).isEqualTo("public.ecr.aws/bitnami/kubectl:1.27");
+        assertThat(texts(container.path("command")).subList(0, 2)).containsExactly("/bin/sh", "-ec");
+        assertThat(texts(container.path("command")).get(2).lines().toList()).containsExactly(
+                "kubectl delete provisioners.karpenter.sh --all --wait=true",
+                "while [ -n \"$(kubectl get nodes -l karpenter.sh/provisioner-name -o name)\" ]; do sleep 10; done");
+    }
+
+    @Test
     void thePlainFileKeepsTheSeedsName() {
         assertThat(NodePoolManifests.forRelease(config(V0).release()).plainFileName()).isEqualTo("default-provisioner.yaml");
     }

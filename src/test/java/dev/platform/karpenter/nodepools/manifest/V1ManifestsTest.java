@@ -139,6 +139,12 @@ class V1ManifestsTest {
     }
 
     @Test
+    void needsNoUninstallHookAsTheNodeClassFinalizerWaitsForTheNodes() {
+        assertThat(NodePoolManifests.forRelease(config(V1).release()).uninstallHook(config(V1).nodePools(), "karpenter", 900))
+                .isEmpty();
+    }
+
+    @Test
     void thePlainFileIsNamedAfterTheNodePool() {
         assertThat(NodePoolManifests.forRelease(config(V1).release()).plainFileName()).isEqualTo("nodepool.yaml");
     }
