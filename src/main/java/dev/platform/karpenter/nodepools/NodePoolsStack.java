@@ -45,13 +45,14 @@ public class NodePoolsStack extends TerraformStack {
         List<KubernetesObject<?>> objects = manifests.render(config.nodePools(), iam.nodeRoleName());
         ClusterAccess cluster = new ClusterAccess(this, "cluster", config);
         ManifestChart chart = new ManifestChart(this, "manifest-chart");
+        List<Object> released = Stream.concat(objects.stream(),
+                manifests.uninstallHook(config.nodePools(), config.namespace(), RELEASE_TIMEOUT_SECONDS).stream()).toList();
         Release.Builder.create(this, "pools")
                 .provider(cluster.helm())
                 .name(RELEASE_NAME)
                 .namespace(config.namespace())
                 .chart(chart.path())
-                .values(List.of(ManifestYaml.helmValues(Stream.concat(objects.stream(),
-                        manifests.uninstallHook(config.nodePools(), config.namespace(), RELEASE_TIMEOUT_SECONDS).stream()).toList())))
+                .values(List.of(ManifestYaml.helmValues(released)))
                 .wait(true)
                 .timeout(RELEASE_TIMEOUT_SECONDS)
                 .build();
