@@ -8,12 +8,13 @@ import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.interruption.InterruptionStack;
 import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
 import imports.helm.release.Release;
+import java.util.List;
 import software.constructs.Construct;
 
 /** {@code <cluster>-karpenter}: the ECR Public token and the Karpenter CRD and controller Helm releases. */
 public class ControllerStack extends TerraformStack {
     private final ClusterAccess clusterAccess;
-    private final KarpenterReleases releases;
+    private final KarpenterCharts charts;
 
     public ControllerStack(Construct scope, ClusterConfig config, IamStack iam, InterruptionStack interruption) {
         super(scope, config.stackName("karpenter"));
@@ -24,7 +25,9 @@ public class ControllerStack extends TerraformStack {
         DataAwsEksCluster cluster = clusterAccess.cluster();
         ControllerValues values = ControllerValues.of(config, cluster.getEndpoint(),
                 iam.controllerRoleArn(), iam.instanceProfileName(), interruption.queueName());
-        releases = new KarpenterReleases(this, "releases", config, new EcrPublicToken(this, "ecr-public"), values,
+        EcrPublicToken token = new EcrPublicToken(this, "ecr-public");
+        clusterAccess.helm().setRegistry(List.of(token.helmRegistryLogin()));
+        charts = new KarpenterCharts(this, "charts", config, token, values,
                 KubernetesVersionCheck.of(config.release(), config.clusterName(), cluster.getVersion()));
     }
 
@@ -38,11 +41,11 @@ public class ControllerStack extends TerraformStack {
 
     /** The controller release; a stack that needs it running declares {@code addDependency(controllerStack)}. */
     public Release controllerRelease() {
-        return releases.controller();
+        return charts.controller();
     }
 
     /** The CRD release, applied before the controller release. */
     public Release crdRelease() {
-        return releases.crds();
+        return charts.crds();
     }
 }

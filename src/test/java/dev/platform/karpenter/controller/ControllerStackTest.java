@@ -79,12 +79,24 @@ class ControllerStackTest {
 
     @ParameterizedTest
     @MethodSource("generations")
+    void theHelmProviderLogsInWithThisRunsTokenSoUpgradesNeverUseTheStalePasswordInState(ProducerStacks synthesized) {
+        JsonNode registries = synthesized.stack(STACK).path("provider").path("helm").get(0).path("registry");
+        assertThat(registries).hasSize(1);
+        assertThat(registries.get(0).path("url").asText()).isEqualTo("oci://public.ecr.aws");
+        assertThat(registries.get(0).path("username").asText()).isEqualTo("${" + TOKEN + ".user_name}");
+        assertThat(registries.get(0).path("password").asText()).isEqualTo("${" + TOKEN + ".password}");
+    }
+
+    @ParameterizedTest
+    @MethodSource("generations")
     void theTokenIsOnlyReferencedByTheRepositoryCredentials(ProducerStacks synthesized) {
         JsonNode stack = synthesized.stack(STACK);
         Map<String, String> references = new TreeMap<>();
         collectStrings(stack, "", references);
         references.values().removeIf(value -> !value.contains("aws_ecrpublic_authorization_token"));
         assertThat(references.keySet()).containsExactly(
+                "/provider/helm/0/registry/0/password",
+                "/provider/helm/0/registry/0/username",
                 "/resource/helm_release/karpenter/repository_password",
                 "/resource/helm_release/karpenter/repository_username",
                 "/resource/helm_release/karpenter_crd/repository_password",

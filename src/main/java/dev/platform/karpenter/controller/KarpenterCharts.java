@@ -14,8 +14,8 @@ import software.constructs.Construct;
  * chart stay at the first installed version (the cause of most failed 0.x to 1.x upgrades); the CRD chart
  * templates them as ordinary resources, which every upgrade updates.
  */
-public final class KarpenterReleases extends Construct {
-    public static final String REPOSITORY = "oci://public.ecr.aws/karpenter";
+public final class KarpenterCharts extends Construct {
+    public static final String REPOSITORY = EcrPublicToken.REGISTRY + "/karpenter";
     public static final String CONTROLLER_CHART = "karpenter";
     public static final String CRD_CHART = "karpenter-crd";
     /** The token rotates every 12 hours; without this every plan would show the release as changed. */
@@ -24,7 +24,7 @@ public final class KarpenterReleases extends Construct {
     private final Release crds;
     private final Release controller;
 
-    public KarpenterReleases(Construct scope, String id, ClusterConfig config, EcrPublicToken token,
+    public KarpenterCharts(Construct scope, String id, ClusterConfig config, EcrPublicToken token,
             ControllerValues values, Precondition kubernetesVersionCheck) {
         super(scope, id);
         crds = new Release(this, "crd", chart(config, token, CRD_CHART)
