@@ -10,7 +10,6 @@ import java.util.regex.Pattern;
  * ({@code cpu = 1} in tfvars becomes "1").
  */
 public record ControllerResources(Map<String, String> requests, Map<String, String> limits) {
-    public static final ControllerResources CHART_DEFAULT = new ControllerResources(Map.of(), Map.of());
 
     /** Kubernetes quantity: a decimal number with an optional SI or binary suffix (500m, 1.5, 1Gi, 2e3). */
     private static final Pattern QUANTITY = Pattern.compile("[0-9]+(\\.[0-9]+)?([numkMGTPE]|[KMGTPE]i|[eE][0-9]+)?");
