@@ -32,8 +32,6 @@ public final class TerraformRunner {
     private final Path stackDir;
     private final MotoServer moto;
     private final Path logDir;
-    private final Path cliConfig;
-    private final Path pluginCache;
 
     public TerraformRunner(Path stackDir, MotoServer moto) {
         if (!Files.isRegularFile(stackDir.resolve("cdk.tf.json"))) {
@@ -42,11 +40,7 @@ public final class TerraformRunner {
         this.stackDir = stackDir.toAbsolutePath();
         this.moto = moto;
         try {
-            Path build = IntegrationEnvironment.buildDir();
-            this.logDir = Files.createDirectories(build.resolve("terraform-logs"));
-            // Shared across runs: init links the provider from here instead of copying ~700 MB.
-            this.pluginCache = Files.createDirectories(build.resolve("terraform-plugin-cache"));
-            this.cliConfig = writeCliConfig();
+            this.logDir = Files.createDirectories(IntegrationEnvironment.buildDir().resolve("terraform-logs"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -116,14 +110,21 @@ public final class TerraformRunner {
         command.add("terraform");
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).directory(stackDir.toFile());
-        Map<String, String> env = builder.environment();
+        pointAtMoto(builder.environment(), moto);
+        return builder;
+    }
+
+    /**
+     * Sets up a process environment for Terraform (or the cdktf CLI, which runs Terraform) against moto: the
+     * provider mirror, a shared plugin cache, moto's endpoint and dummy credentials.
+     */
+    public static void pointAtMoto(Map<String, String> env, MotoServer moto) {
         // A developer's own AWS_PROFILE or session token must not leak into applies against moto.
         env.keySet().removeIf(name -> name.startsWith("AWS_"));
         env.putAll(moto.awsEnvironment());
-        env.put("TF_CLI_CONFIG_FILE", cliConfig.toString());
-        env.put("TF_PLUGIN_CACHE_DIR", pluginCache.toString());
+        env.put("TF_CLI_CONFIG_FILE", CliConfig.FILE.toString());
+        env.put("TF_PLUGIN_CACHE_DIR", CliConfig.PLUGIN_CACHE.toString());
         env.put("TF_IN_AUTOMATION", "1");
-        return builder;
     }
 
     private Path nextLog(String subcommand) {
@@ -134,6 +135,22 @@ public final class TerraformRunner {
     private AssertionError failure(String subcommand, int exit, Path log) {
         return new AssertionError(
                 "terraform " + subcommand + " failed (exit " + exit + ") in " + stackDir + "\n" + Processes.tail(log));
+    }
+
+    /** One CLI configuration and plugin cache per test JVM, made on first use. */
+    private static final class CliConfig {
+        static final Path FILE;
+        // Shared across runs: init links the provider from here instead of copying ~700 MB.
+        static final Path PLUGIN_CACHE;
+
+        static {
+            try {
+                FILE = writeCliConfig();
+                PLUGIN_CACHE = Files.createDirectories(IntegrationEnvironment.buildDir().resolve("terraform-plugin-cache"));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     private static Path writeCliConfig() throws IOException {
