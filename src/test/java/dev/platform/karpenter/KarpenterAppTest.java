@@ -34,6 +34,16 @@ class KarpenterAppTest {
     }
 
     @Test
+    void pinsTheHelmProviderWhereTheClusterIsReached() {
+        for (String stack : List.of("demo-karpenter", "demo-nodepools")) {
+            JsonNode helm = LOCAL.stack(stack).path("terraform").path("required_providers").path("helm");
+            assertThat(helm.path("source").asText()).as(stack).isEqualTo("hashicorp/helm");
+            assertThat(helm.path("version").asText()).as(stack).isEqualTo("2.12.1");
+        }
+        assertThat(LOCAL.stack("demo-iam").path("terraform").path("required_providers").has("helm")).isFalse();
+    }
+
+    @Test
     void configuresTheProviderRegionAndDefaultTags() {
         JsonNode provider = LOCAL.stack("demo-iam").path("provider").path("aws").get(0);
         assertThat(provider.path("region").asText()).isEqualTo("us-west-2");

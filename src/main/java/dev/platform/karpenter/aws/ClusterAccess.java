@@ -1,6 +1,7 @@
 package dev.platform.karpenter.aws;
 
 import com.hashicorp.cdktf.Fn;
+import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.config.ClusterConfig;
 import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
 import imports.aws.data_aws_eks_cluster.DataAwsEksClusterConfig;
@@ -38,6 +39,9 @@ public final class ClusterAccess extends Construct {
                                 .build())
                         .build())
                 .build());
+        // The published helm bindings declare the bare source "helm"; Terraform reads that as hashicorp/helm, but
+        // the full address says so to a reader and to tools that match on it.
+        TerraformStack.of(this).addOverride("terraform.required_providers.helm.source", "hashicorp/helm");
     }
 
     /** The existing cluster (endpoint, CA, Kubernetes version, OIDC issuer), read at plan time. */

@@ -61,7 +61,7 @@ public record ClusterConfig(
                 IamSettings.from(settings),
                 InterruptionSettings.from(settings, clusterName),
                 ControllerSettings.from(settings),
-                NodePoolSettings.from(settings, clusterName),
+                NodePoolSettings.from(settings, clusterName, release),
                 StateBackendSettings.from(settings, region));
         config.names().requireWithinAwsLimits();
         return config;

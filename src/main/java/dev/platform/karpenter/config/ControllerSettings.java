@@ -1,34 +1,85 @@
 package dev.platform.karpenter.config;
 
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Settings of the Karpenter controller's Helm release.
  *
  * @param stsRegionalEndpoints sts_regional_endpoints: annotate the service account to use regional STS endpoints
  * @param replicas             controller_replicas (default 2, the chart's default)
- * @param resources            controller_resources: Kubernetes resource requests and limits, as an object
- * @param tolerations          controller_tolerations: Kubernetes tolerations for the controller pods
- * @param affinity             controller_affinity: Kubernetes affinity for the controller pods (empty: chart default)
+ * @param resources            controller_resources: requests and limits of the controller container (empty: none)
+ * @param tolerations          controller_tolerations: tolerations of the controller pods (empty: the chart's)
+ * @param affinity             controller_affinity: Kubernetes affinity of the controller pods (empty: the chart's),
+ *                             whole numbers as Long so they render as 100, not 100.0
  */
 public record ControllerSettings(
         boolean stsRegionalEndpoints,
         int replicas,
-        Map<String, Object> resources,
-        List<Map<String, Object>> tolerations,
+        ControllerResources resources,
+        List<Toleration> tolerations,
         Map<String, Object> affinity) {
+
+    private static final Set<String> AFFINITY_KINDS = Set.of("nodeAffinity", "podAffinity", "podAntiAffinity");
 
     static ControllerSettings from(Settings settings) {
         int replicas = settings.integer("controller_replicas", 2);
         if (replicas < 1) {
             throw new ConfigException("controller_replicas must be at least 1, got " + replicas);
         }
+        List<Map<String, Object>> tolerationObjects = settings.objectList("controller_tolerations");
+        List<Toleration> tolerations = new ArrayList<>();
+        for (int i = 0; i < tolerationObjects.size(); i++) {
+            tolerations.add(Toleration.from("controller_tolerations[" + i + "]", tolerationObjects.get(i)));
+        }
+        Map<String, Object> affinity = settings.object("controller_affinity");
+        for (String kind : affinity.keySet()) {
+            if (!AFFINITY_KINDS.contains(kind)) {
+                throw new ConfigException("controller_affinity." + kind
+                        + " is not an affinity kind; allowed: nodeAffinity, podAffinity, podAntiAffinity");
+            }
+        }
         return new ControllerSettings(
                 settings.bool("sts_regional_endpoints", false),
                 replicas,
-                settings.object("controller_resources"),
-                settings.objectList("controller_tolerations"),
-                settings.object("controller_affinity"));
+                ControllerResources.from("controller_resources", settings.object("controller_resources")),
+                List.copyOf(tolerations),
+                wholeNumbersAsLong(affinity));
+    }
+
+    /** Strings stay as written; true/false and numbers become their text (HCL's 1.0 becomes "1"). */
+    static String scalarAsString(String key, Object value) {
+        if (value instanceof String text) {
+            return text;
+        }
+        if (value instanceof Boolean flag) {
+            return flag.toString();
+        }
+        if (value instanceof Number number) {
+            return new BigDecimal(number.toString()).stripTrailingZeros().toPlainString();
+        }
+        throw Settings.wrongType(key, "a string", value);
+    }
+
+    /** HCL numbers arrive as Double; Kubernetes integer fields (weight) should not render as 100.0. */
+    @SuppressWarnings("unchecked")
+    private static <T> T wholeNumbersAsLong(T value) {
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            map.forEach((k, v) -> copy.put(k.toString(), wholeNumbersAsLong(v)));
+            return (T) Collections.unmodifiableMap(copy);
+        }
+        if (value instanceof List<?> list) {
+            return (T) list.stream().map(ControllerSettings::wholeNumbersAsLong).toList();
+        }
+        if (value instanceof Double number && number == Math.rint(number) && !number.isInfinite()) {
+            return (T) Long.valueOf(number.longValue());
+        }
+        return value;
     }
 }

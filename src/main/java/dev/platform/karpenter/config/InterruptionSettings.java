@@ -19,7 +19,12 @@ public record InterruptionSettings(String queueName, Optional<String> kmsKeyId) 
         }
         Optional<String> kmsKeyId = settings.optionalString("queue_kms_key_id");
         kmsKeyId.ifPresent(key -> {
-            if (key.equals("alias/aws/sqs")) {
+            if (key.isBlank()) {
+                throw new ConfigException("queue_kms_key_id must name a KMS key (id, ARN, alias or alias ARN); "
+                        + "leave it out for SQS-managed encryption");
+            }
+            // The AWS managed key can be written as an alias or as an alias ARN.
+            if (key.equals("alias/aws/sqs") || key.endsWith(":alias/aws/sqs")) {
                 throw new ConfigException("queue_kms_key_id must be a customer managed key: EventBridge cannot write to a "
                         + "queue encrypted with the AWS managed key alias/aws/sqs");
             }

@@ -1,20 +1,103 @@
 package dev.platform.karpenter.config;
 
+import dev.platform.karpenter.release.KarpenterRelease;
+import dev.platform.karpenter.release.NodePoolRules;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
- * Settings of the default node pool (Provisioner on 0.x, NodePool on 1.x) and its node class.
+ * Settings of the node class and the pools (Provisioner/AWSNodeTemplate on 0.x, NodePool/EC2NodeClass on 1.x).
  *
- * @param amiFamily          ami_family: Bottlerocket (default), AL2023 or AL2
+ * @param amiFamily          ami_family: Bottlerocket (default), AL2023 (1.x only) or AL2
  * @param discoveryTagKey    discovery_tag_key: tag that marks the subnets and security groups nodes use
  * @param discoveryTagValue  discovery_tag_value: its value (default: the cluster name)
+ * @param pools              the pool "default" (top-level settings) first, then node_pools in their order
+ * @param uninstallHookImage uninstall_hook_image: 0.x only, a kubectl image for the Job that deletes the
+ *                           Provisioners and waits for their nodes on destroy
  */
-public record NodePoolSettings(AmiFamily amiFamily, String discoveryTagKey, String discoveryTagValue) {
+public record NodePoolSettings(
+        AmiFamily amiFamily,
+        String discoveryTagKey,
+        String discoveryTagValue,
+        List<PoolSettings> pools,
+        String uninstallHookImage) {
 
-    static NodePoolSettings from(Settings settings, String clusterName) {
-        return new NodePoolSettings(
-                AmiFamily.parse("ami_family", settings.string("ami_family", AmiFamily.BOTTLEROCKET.setting())),
-                settings.string("discovery_tag_key", "karpenter.sh/discovery"),
-                settings.string("discovery_tag_value", clusterName));
+    /** Bitnami's kubectl (has a shell, runs as a non-root user), at the newest Kubernetes 0.30 supports. */
+    public static final String DEFAULT_UNINSTALL_HOOK_IMAGE = "public.ecr.aws/bitnami/kubectl:1.27";
+    private static final Pattern IMAGE = Pattern.compile("[a-z0-9]([-a-z0-9._/:@]*[a-zA-Z0-9])?");
+
+    static NodePoolSettings from(Settings settings, String clusterName, KarpenterRelease release) {
+        NodePoolRules rules = NodePoolRules.of(release);
+        AmiFamily amiFamily = AmiFamily.parse("ami_family", settings.string("ami_family", AmiFamily.BOTTLEROCKET.setting()));
+        if (!rules.amiFamilies().contains(amiFamily.setting())) {
+            throw new ConfigException("ami_family \"" + amiFamily.setting() + "\" is not available with Karpenter " + release
+                    + "; use one of " + String.join(", ", rules.amiFamilies()));
+        }
+        String tagKey = settings.string("discovery_tag_key", "karpenter.sh/discovery");
+        PoolSettings.requireQualifiedName("discovery_tag_key", tagKey);
+        String tagValue = settings.string("discovery_tag_value", clusterName);
+        if (tagValue.isEmpty()) {
+            throw new ConfigException("discovery_tag_value must not be empty");
+        }
+        List<PoolSettings> pools = new ArrayList<>();
+        PoolSettings defaultPool = PoolSettings.defaults(settings);
+        pools.add(defaultPool);
+        List<Map<String, Object>> extraPools = settings.objectList("node_pools");
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < extraPools.size(); i++) {
+            String where = "node_pools[" + i + "]";
+            try {
+                PoolSettings pool = PoolSettings.extra(new Settings(extraPools.get(i)), defaultPool);
+                if (!names.add(pool.name())) {
+                    throw new ConfigException("name \"" + pool.name() + "\" is used by another pool");
+                }
+                pools.add(pool);
+            } catch (ConfigException e) {
+                throw e.in(where);
+            }
+        }
+        for (PoolSettings pool : pools) {
+            String where = pool.name().equals(PoolSettings.DEFAULT_POOL) ? "" : "node_pools \"" + pool.name() + "\": ";
+            requireValidFor(rules, release, pool, where);
+        }
+        Optional<String> hookImage = settings.optionalString("uninstall_hook_image");
+        hookImage.ifPresent(image -> {
+            if (rules.nodeClassDeletionWaitsForNodes()) {
+                throw new ConfigException("uninstall_hook_image applies to Karpenter 0.x only: with " + release
+                        + " deleting the EC2NodeClass waits for the nodes itself");
+            }
+            if (!IMAGE.matcher(image).matches()) {
+                throw new ConfigException("uninstall_hook_image must be a container image reference such as \""
+                        + DEFAULT_UNINSTALL_HOOK_IMAGE + "\", got \"" + image + "\"");
+            }
+        });
+        return new NodePoolSettings(amiFamily, tagKey, tagValue, List.copyOf(pools), hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE));
+    }
+
+    /** The pool of the top-level settings, always present. */
+    public PoolSettings defaultPool() {
+        return pools.get(0);
+    }
+
+    private static void requireValidFor(NodePoolRules rules, KarpenterRelease release, PoolSettings pool, String where) {
+        if (pool.ttlSecondsAfterEmpty().isPresent()) {
+            if (!rules.hasTtlSecondsAfterEmpty()) {
+                throw new ConfigException(where + "ttl_seconds_after_empty applies to Karpenter 0.x only; with " + release
+                        + " set consolidation = false and consolidate_after to remove empty nodes after a delay");
+            }
+            if (pool.consolidation()) {
+                throw new ConfigException(where + "ttl_seconds_after_empty cannot be combined with consolidation = true: the "
+                        + rules.poolKind() + " webhook rejects both; set consolidation = false or remove ttl_seconds_after_empty");
+            }
+        }
+        if (pool.consolidateAfter().isPresent() && !rules.hasConsolidateAfter()) {
+            throw new ConfigException(where + "consolidate_after applies to Karpenter 1.x only; with " + release
+                    + " use consolidation = false and ttl_seconds_after_empty");
+        }
     }
 }

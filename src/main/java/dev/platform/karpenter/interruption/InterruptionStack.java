@@ -1,23 +1,42 @@
 package dev.platform.karpenter.interruption;
 
+import com.hashicorp.cdktf.TerraformOutput;
+import com.hashicorp.cdktf.TerraformOutputConfig;
 import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.aws.AwsProviders;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.release.InterruptionEvents;
+import dev.platform.karpenter.release.InterruptionEvents.Event;
 import software.constructs.Construct;
 
 /** {@code <cluster>-interruption}: the SQS queue Karpenter drains and the EventBridge rules that feed it. */
 public class InterruptionStack extends TerraformStack {
+    private final InterruptionQueue queue;
+
     public InterruptionStack(Construct scope, ClusterConfig config) {
         super(scope, config.stackName("interruption"));
         AwsProviders.regional(this, config);
+        queue = new InterruptionQueue(this, "interruption_queue", config);
+        for (Event event : InterruptionEvents.handledBy(config.release())) {
+            new InterruptionRule(this, event.ruleSuffix(), config.names().eventRule(event.ruleSuffix()), event, queue.arn());
+        }
+        new TerraformOutput(this, "karpenter_sqs_queue_name", TerraformOutputConfig.builder()
+                .value(queue.name())
+                .description("SQS queue Karpenter drains for interruption events (its interruption queue setting)")
+                .build());
+        new TerraformOutput(this, "karpenter_sqs_queue_arn", TerraformOutputConfig.builder()
+                .value(queue.arn())
+                .description("ARN of the interruption queue (the controller policy allows reading and deleting from it)")
+                .build());
     }
 
     /** Name of the interruption queue; a cross-stack reference when read by another stack. */
     public String queueName() {
-        return "";
+        return queue.name();
     }
 
+    /** ARN of the interruption queue; a cross-stack reference when read by another stack. */
     public String queueArn() {
-        return "";
+        return queue.arn();
     }
 }

@@ -1,17 +1,73 @@
 package dev.platform.karpenter.nodepools;
 
+import com.hashicorp.cdktf.App;
+import com.hashicorp.cdktf.TerraformOutput;
 import com.hashicorp.cdktf.TerraformStack;
+import com.hashicorp.cdktf.Token;
 import dev.platform.karpenter.aws.AwsProviders;
+import dev.platform.karpenter.aws.ClusterAccess;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.controller.ControllerStack;
 import dev.platform.karpenter.iam.IamStack;
+import dev.platform.karpenter.nodepools.manifest.KubernetesObject;
+import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
+import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
+import imports.helm.release.Release;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import software.constructs.Construct;
 
-/** {@code <cluster>-nodepools}: the default pool and node class, applied once the controller and CRDs exist. */
+/**
+ * {@code <cluster>-nodepools}: the pools and their node class, applied by Helm once the controller and its CRDs
+ * exist, plus the same manifests as a plain file and as an output for {@code kubectl apply}.
+ *
+ * <p>Destroy order is what makes Karpenter clean up: this stack is destroyed before the controller's, and the
+ * release's uninstall returns (within {@link #RELEASE_TIMEOUT_SECONDS}) only once Karpenter has terminated the
+ * pools' nodes: on 1.x through the node class's finalizer, on 0.x through the release's uninstall hook.
+ */
 public class NodePoolsStack extends TerraformStack {
+    /** Placeholder for the node role in the plain file when the role is only known after the IAM stack applies. */
+    public static final String NODE_ROLE_PLACEHOLDER = "${NODE_ROLE_NAME}";
+    /**
+     * Install is immediate (Helm has nothing to wait for on custom resources); uninstall waits this long for
+     * Karpenter to drain and terminate the pools' nodes.
+     */
+    static final int RELEASE_TIMEOUT_SECONDS = 900;
+    static final String RELEASE_NAME = "karpenter-nodepools";
+
     public NodePoolsStack(Construct scope, ClusterConfig config, IamStack iam, ControllerStack controller) {
         super(scope, config.stackName("nodepools"));
         AwsProviders.regional(this, config);
         addDependency(controller);
+
+        NodePoolManifests manifests = NodePoolManifests.forRelease(config.release());
+        List<KubernetesObject<?>> objects = manifests.render(config.nodePools(), iam.nodeRoleName());
+        ClusterAccess cluster = new ClusterAccess(this, "cluster", config);
+        ManifestChart chart = new ManifestChart(this, "manifest-chart");
+        List<Object> released = Stream.concat(objects.stream(),
+                manifests.uninstallHook(config.nodePools(), config.namespace(), RELEASE_TIMEOUT_SECONDS).stream()).toList();
+        Release.Builder.create(this, "pools")
+                .provider(cluster.helm())
+                .name(RELEASE_NAME)
+                .namespace(config.namespace())
+                .chart(chart.path())
+                .values(List.of(ManifestYaml.helmValues(released)))
+                .wait(true)
+                .timeout(RELEASE_TIMEOUT_SECONDS)
+                .build();
+        TerraformOutput.Builder.create(this, "manifests_yaml")
+                .value(ManifestYaml.documents(objects))
+                .description("The applied pools and node class as YAML, for kubectl apply -f -")
+                .build();
+
+        String plainRole = Token.isUnresolved(iam.nodeRoleName()) ? NODE_ROLE_PLACEHOLDER : iam.nodeRoleName();
+        PlainManifestFile.write(stackOutputDir(), manifests.plainFileName(),
+                ManifestYaml.documents(manifests.render(config.nodePools(), plainRole)));
+    }
+
+    /** Where this stack's cdk.tf.json goes: {@code <outdir>/stacks/<stack name>}. */
+    private Path stackOutputDir() {
+        return Path.of(App.of(this).getOutdir(), "stacks", getNode().getId());
     }
 }

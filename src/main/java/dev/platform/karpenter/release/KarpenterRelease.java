@@ -1,5 +1,7 @@
 package dev.platform.karpenter.release;
 
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,6 +46,11 @@ public record KarpenterRelease(int major, int minor, int patch) {
         return release;
     }
 
+    /** The newest supported minor of each major (v0.31.x, 1.14.x), to suggest a version that fits a cluster. */
+    public static List<KarpenterRelease> newestOfEachMajor() {
+        return List.of(new KarpenterRelease(0, 31, 0), new KarpenterRelease(1, Collections.max(V1_MAX_KUBERNETES.keySet()), 0));
+    }
+
     private boolean isSupported() {
         return (major == 0 && minor >= 30 && minor <= 31) || (major == 1 && V1_MAX_KUBERNETES.containsKey(minor));
     }
@@ -84,7 +91,17 @@ public record KarpenterRelease(int major, int minor, int patch) {
      * 1.x creates profiles itself from EC2NodeClass.spec.role.
      */
     public boolean needsInstanceProfile() {
-        return !isV1();
+        return valueKeys().defaultInstanceProfile().isPresent();
+    }
+
+    /** Where this release's chart reads the values the controller stack sets. */
+    public HelmValueKeys valueKeys() {
+        return isV1() ? HelmValueKeys.V1 : HelmValueKeys.V0;
+    }
+
+    /** The minor version with a wildcard patch, as advice is worded: "v0.31.x", "1.14.x". */
+    public String minorSeries() {
+        return (major == 0 ? "v" : "") + major + "." + minor + ".x";
     }
 
     /** Karpenter 1.10 added handling of capacity reservation interruption warnings. */

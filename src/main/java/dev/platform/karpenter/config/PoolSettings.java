@@ -1,0 +1,168 @@
+package dev.platform.karpenter.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * One Karpenter pool (a Provisioner on 0.x, a NodePool on 1.x), as the tfvars describe it. The top-level settings
+ * describe the pool "default"; each entry of node_pools describes another pool and takes every setting it does not
+ * give from the top level.
+ *
+ * @param name                  metadata.name of the pool
+ * @param capacityTypes         capacity_types: "spot" and/or "on-demand" (default both)
+ * @param architectures         architectures: "amd64" and/or "arm64" (default amd64, as upstream's default pool)
+ * @param instanceCategories    instance_categories: EC2 instance categories (default c, m, r); empty: any
+ * @param instanceGenerationMin instance_generation_min: oldest EC2 generation allowed (default 3, i.e. upstream's
+ *                              "instance-generation Gt 2")
+ * @param cpuLimit              cpu_limit: most vCPUs the pool may launch in total (default 1000)
+ * @param memoryLimit           memory_limit: most memory the pool may launch, a Kubernetes quantity (default 1000Gi)
+ * @param consolidation         consolidation: replace or remove underused nodes (default true)
+ * @param consolidateAfter      consolidate_after: 1.x only, how long a node must be consolidatable first (default 1m)
+ * @param expireAfter           expire_after: node lifetime, e.g. "720h" (default), or "Never"
+ * @param ttlSecondsAfterEmpty  ttl_seconds_after_empty: 0.x only, with consolidation = false: remove empty nodes
+ * @param labels                node_labels: labels of every node of the pool
+ * @param taints                node_taints: taints of every node of the pool
+ * @param requirements          node_requirements: extra scheduling requirements
+ */
+public record PoolSettings(
+        String name,
+        List<String> capacityTypes,
+        List<String> architectures,
+        List<String> instanceCategories,
+        int instanceGenerationMin,
+        int cpuLimit,
+        String memoryLimit,
+        boolean consolidation,
+        Optional<String> consolidateAfter,
+        String expireAfter,
+        Optional<Integer> ttlSecondsAfterEmpty,
+        Map<String, String> labels,
+        List<NodeTaint> taints,
+        List<NodeRequirement> requirements) {
+
+    public static final String DEFAULT_POOL = "default";
+    static final List<String> CAPACITY_TYPES = List.of("spot", "on-demand");
+    static final List<String> ARCHITECTURES = List.of("amd64", "arm64");
+
+    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+    private static final Pattern INSTANCE_CATEGORY = Pattern.compile("[a-z]{1,4}");
+    /** Karpenter's duration format: units s, m, h (e.g. "720h", "1h30m"), or "Never". */
+    private static final Pattern DURATION = Pattern.compile("([0-9]+(s|m|h))+|Never");
+    /** A non-negative Kubernetes quantity, e.g. "1000Gi", "512M", "1.5T". */
+    private static final Pattern QUANTITY = Pattern.compile("([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([KMGTPE]i|[mkMGTPE])?");
+    private static final Pattern QUALIFIED_NAME = Pattern.compile(
+            "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+    private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?");
+
+    /** The pool "default" from the top-level settings, with the documented defaults. */
+    static PoolSettings defaults(Settings settings) {
+        return read(settings, DEFAULT_POOL, new PoolSettings(DEFAULT_POOL, CAPACITY_TYPES, List.of("amd64"),
+                List.of("c", "m", "r"), 3, 1000, "1000Gi", true, Optional.empty(), "720h", Optional.empty(),
+                Map.of(), List.of(), List.of()));
+    }
+
+    /** A pool of node_pools: its own name and settings, the rest taken from {@code inherited}. */
+    static PoolSettings extra(Settings settings, PoolSettings inherited) {
+        String name = settings.requiredString("name");
+        if (!DNS_SUBDOMAIN.matcher(name).matches() || name.length() > 253) {
+            throw new ConfigException("name must be a Kubernetes name (lowercase letters, digits, '-' or '.'), got \"" + name + "\"");
+        }
+        if (name.equals(DEFAULT_POOL)) {
+            throw new ConfigException("name \"default\" is the pool of the top-level settings; choose another name");
+        }
+        PoolSettings pool = read(settings, name, inherited);
+        settings.rejectUnknownKeys();
+        return pool;
+    }
+
+    private static PoolSettings read(Settings settings, String name, PoolSettings inherited) {
+        List<String> capacityTypes = oneOrMoreOf(settings, "capacity_types", inherited.capacityTypes, CAPACITY_TYPES);
+        List<String> architectures = oneOrMoreOf(settings, "architectures", inherited.architectures, ARCHITECTURES);
+        List<String> categories = settings.stringList("instance_categories", inherited.instanceCategories);
+        for (String category : categories) {
+            if (!INSTANCE_CATEGORY.matcher(category).matches()) {
+                throw new ConfigException("instance_categories must hold EC2 instance categories such as \"c\", \"m\" or \"r\", got \"" + category + "\"");
+            }
+        }
+        int generation = settings.integer("instance_generation_min", inherited.instanceGenerationMin);
+        if (generation < 1) {
+            throw new ConfigException("instance_generation_min must be at least 1, got " + generation);
+        }
+        int cpuLimit = settings.integer("cpu_limit", inherited.cpuLimit);
+        if (cpuLimit < 1) {
+            throw new ConfigException("cpu_limit must be a positive whole number of vCPUs, got " + cpuLimit);
+        }
+        String memoryLimit = settings.string("memory_limit", inherited.memoryLimit);
+        if (!QUANTITY.matcher(memoryLimit).matches()) {
+            throw new ConfigException("memory_limit must be a non-negative Kubernetes quantity such as \"1000Gi\", got \"" + memoryLimit + "\"");
+        }
+        Optional<String> consolidateAfter = settings.optionalString("consolidate_after").or(() -> inherited.consolidateAfter);
+        consolidateAfter.ifPresent(value -> requireDuration("consolidate_after", value));
+        String expireAfter = settings.string("expire_after", inherited.expireAfter);
+        requireDuration("expire_after", expireAfter);
+        Optional<Integer> ttl = settings.optionalInteger("ttl_seconds_after_empty").or(() -> inherited.ttlSecondsAfterEmpty);
+        ttl.ifPresent(seconds -> {
+            if (seconds < 0) {
+                throw new ConfigException("ttl_seconds_after_empty must not be negative, got " + seconds);
+            }
+        });
+        Map<String, String> labels = settings.stringMap("node_labels");
+        labels.forEach((key, value) -> {
+            requireQualifiedName("node_labels", key);
+            requireLabelValue("node_labels." + key, value);
+        });
+        List<NodeTaint> taints = new ArrayList<>();
+        List<Map<String, Object>> taintSettings = settings.objectList("node_taints");
+        for (int i = 0; i < taintSettings.size(); i++) {
+            taints.add(NodeTaint.from("node_taints[" + i + "]", taintSettings.get(i)));
+        }
+        List<NodeRequirement> requirements = new ArrayList<>();
+        List<Map<String, Object>> requirementSettings = settings.objectList("node_requirements");
+        for (int i = 0; i < requirementSettings.size(); i++) {
+            requirements.add(NodeRequirement.from("node_requirements[" + i + "]", requirementSettings.get(i)));
+        }
+        return new PoolSettings(name, capacityTypes, architectures, categories, generation, cpuLimit, memoryLimit,
+                settings.bool("consolidation", inherited.consolidation), consolidateAfter, expireAfter, ttl,
+                labels.isEmpty() ? inherited.labels : labels,
+                taints.isEmpty() ? inherited.taints : List.copyOf(taints),
+                requirements.isEmpty() ? inherited.requirements : List.copyOf(requirements));
+    }
+
+    private static List<String> oneOrMoreOf(Settings settings, String key, List<String> defaultValue, List<String> allowed) {
+        List<String> values = settings.stringList(key, defaultValue);
+        if (values.isEmpty()) {
+            throw new ConfigException(key + " must name at least one of " + quoted(allowed));
+        }
+        for (String value : values) {
+            if (!allowed.contains(value)) {
+                throw new ConfigException(key + " must contain only " + quoted(allowed) + ", got \"" + value + "\"");
+            }
+        }
+        return values;
+    }
+
+    private static void requireDuration(String key, String value) {
+        if (!DURATION.matcher(value).matches()) {
+            throw new ConfigException(key + " must be a duration in s, m or h (e.g. \"720h\", \"1h30m\") or \"Never\", got \"" + value + "\"");
+        }
+    }
+
+    static void requireQualifiedName(String key, String name) {
+        if (name.length() > 316 || !QUALIFIED_NAME.matcher(name).matches()) {
+            throw new ConfigException(key + " must hold Kubernetes label keys such as \"example.com/team\", got \"" + name + "\"");
+        }
+    }
+
+    static void requireLabelValue(String key, String value) {
+        if (value.length() > 63 || !LABEL_VALUE.matcher(value).matches()) {
+            throw new ConfigException(key + " must be a Kubernetes label value (at most 63 letters, digits, '-', '_' or '.'), got \"" + value + "\"");
+        }
+    }
+
+    private static String quoted(List<String> values) {
+        return String.join(" or ", values.stream().map(v -> "\"" + v + "\"").toList());
+    }
+}

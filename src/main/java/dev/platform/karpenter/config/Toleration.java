@@ -1,0 +1,76 @@
+package dev.platform.karpenter.config;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One Kubernetes toleration of the controller pods. The value is always a string: Kubernetes rejects a boolean or
+ * number there ("cannot unmarshal bool into Go struct field"), so {@code value = true} in tfvars becomes "true".
+ */
+public record Toleration(
+        Optional<String> key,
+        String operator,
+        Optional<String> value,
+        Optional<String> effect,
+        Optional<Long> tolerationSeconds) {
+
+    private static final Set<String> FIELDS = Set.of("key", "operator", "value", "effect", "tolerationSeconds");
+    private static final Set<String> OPERATORS = Set.of("Equal", "Exists");
+    private static final Set<String> EFFECTS = Set.of("NoSchedule", "PreferNoSchedule", "NoExecute");
+
+    /** Validates one toleration as the Kubernetes API would, naming {@code key} (e.g. controller_tolerations[0]). */
+    static Toleration from(String key, Map<String, Object> fields) {
+        for (String field : fields.keySet()) {
+            if (!FIELDS.contains(field)) {
+                throw new ConfigException(key + "." + field + " is not a toleration field; allowed: key, operator, value, effect, tolerationSeconds");
+            }
+        }
+        Optional<String> tolerationKey = optionalString(key, "key", fields.get("key"));
+        String operator = optionalString(key, "operator", fields.get("operator")).orElse("Equal");
+        if (!OPERATORS.contains(operator)) {
+            throw new ConfigException(key + ".operator must be \"Equal\" or \"Exists\", got \"" + operator + "\"");
+        }
+        Optional<String> value = Optional.ofNullable(fields.get("value")).map(v -> ControllerSettings.scalarAsString(key + ".value", v));
+        if (operator.equals("Exists") && value.isPresent()) {
+            throw new ConfigException(key + ".value must be omitted when operator is \"Exists\"");
+        }
+        if (tolerationKey.isEmpty() && !operator.equals("Exists")) {
+            throw new ConfigException(key + ".operator must be \"Exists\" when key is omitted (a toleration of every taint)");
+        }
+        Optional<String> effect = optionalString(key, "effect", fields.get("effect"));
+        effect.ifPresent(e -> {
+            if (!EFFECTS.contains(e)) {
+                throw new ConfigException(key + ".effect must be \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\", got \"" + e + "\"");
+            }
+        });
+        Optional<Long> seconds = Optional.ofNullable(fields.get("tolerationSeconds"))
+                .map(v -> (long) Settings.toInteger(key + ".tolerationSeconds", v));
+        if (seconds.isPresent() && !effect.equals(Optional.of("NoExecute"))) {
+            throw new ConfigException(key + ".tolerationSeconds needs effect = \"NoExecute\"");
+        }
+        return new Toleration(tolerationKey, operator, value, effect, seconds);
+    }
+
+    /** The toleration as in a pod spec, fields that are not set left out. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        key.ifPresent(k -> map.put("key", k));
+        map.put("operator", operator);
+        value.ifPresent(v -> map.put("value", v));
+        effect.ifPresent(e -> map.put("effect", e));
+        tolerationSeconds.ifPresent(s -> map.put("tolerationSeconds", s));
+        return map;
+    }
+
+    private static Optional<String> optionalString(String key, String field, Object value) {
+        if (value == null) {
+            return Optional.empty();
+        }
+        if (!(value instanceof String text)) {
+            throw Settings.wrongType(key + "." + field, "a string", value);
+        }
+        return Optional.of(text);
+    }
+}

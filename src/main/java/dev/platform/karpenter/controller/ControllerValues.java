@@ -1,0 +1,123 @@
+package dev.platform.karpenter.controller;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.ControllerIdentity;
+import dev.platform.karpenter.config.ControllerResources;
+import dev.platform.karpenter.config.Toleration;
+import dev.platform.karpenter.release.HelmValueKeys;
+import dev.platform.karpenter.release.ValuePath;
+import java.io.UncheckedIOException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The values of the karpenter chart, typed, placed at the keys of the chart generation they are for.
+ *
+ * <p>Rendered as YAML by Jackson, which double-quotes every string: the annotation "true" and toleration values
+ * stay strings. Cross-stack and data-source references are Terraform tokens that cdktf turns into
+ * {@code ${...}} interpolations inside the quoted scalars; what they resolve to (ARNs, queue and profile names,
+ * the https endpoint) never contains a quote or backslash, so the YAML stays valid after interpolation.
+ *
+ * @param defaultInstanceProfile present only where the chart reads one (0.x)
+ */
+public record ControllerValues(
+        HelmValueKeys keys,
+        String clusterName,
+        String clusterEndpoint,
+        String interruptionQueue,
+        Optional<String> defaultInstanceProfile,
+        String serviceAccountName,
+        Map<String, String> serviceAccountAnnotations,
+        int replicas,
+        ControllerResources resources,
+        List<Toleration> tolerations,
+        Map<String, Object> affinity) {
+
+    public static final String ROLE_ARN_ANNOTATION = "eks.amazonaws.com/role-arn";
+    public static final String STS_REGIONAL_ENDPOINTS_ANNOTATION = "eks.amazonaws.com/sts-regional-endpoints";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final YAMLMapper YAML = YAMLMapper.builder()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .disable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .build();
+
+    /**
+     * The values for one cluster. {@code roleArn} is used with IRSA only (Pod Identity binds the role through an
+     * association instead), {@code instanceProfile} only where the chart reads one.
+     */
+    public static ControllerValues of(ClusterConfig config, String clusterEndpoint, String roleArn,
+            String instanceProfile, String queueName) {
+        HelmValueKeys keys = config.release().valueKeys();
+        Map<String, String> annotations = new LinkedHashMap<>();
+        if (config.iam().controllerIdentity() == ControllerIdentity.IRSA) {
+            annotations.put(ROLE_ARN_ANNOTATION, roleArn);
+        }
+        if (config.controller().stsRegionalEndpoints()) {
+            annotations.put(STS_REGIONAL_ENDPOINTS_ANNOTATION, "true");
+        }
+        return new ControllerValues(
+                keys,
+                config.clusterName(),
+                clusterEndpoint,
+                queueName,
+                keys.defaultInstanceProfile().map(path -> instanceProfile),
+                config.serviceAccount(),
+                Collections.unmodifiableMap(annotations),
+                config.controller().replicas(),
+                config.controller().resources(),
+                config.controller().tolerations(),
+                config.controller().affinity());
+    }
+
+    /** The values tree; settings left at the chart's default (no resources, tolerations or affinity) are omitted. */
+    public ObjectNode toTree() {
+        ObjectNode root = JSON.createObjectNode();
+        put(root, keys.clusterName(), clusterName);
+        put(root, keys.clusterEndpoint(), clusterEndpoint);
+        put(root, keys.interruptionQueue(), interruptionQueue);
+        keys.defaultInstanceProfile().ifPresent(path -> put(root, path, defaultInstanceProfile.orElseThrow()));
+        put(root, HelmValueKeys.SERVICE_ACCOUNT_NAME, serviceAccountName);
+        if (!serviceAccountAnnotations.isEmpty()) {
+            put(root, HelmValueKeys.SERVICE_ACCOUNT_ANNOTATIONS, serviceAccountAnnotations);
+        }
+        put(root, HelmValueKeys.REPLICAS, replicas);
+        if (!resources.isChartDefault()) {
+            put(root, HelmValueKeys.CONTROLLER_RESOURCES, resources.toMap());
+        }
+        if (!tolerations.isEmpty()) {
+            put(root, HelmValueKeys.TOLERATIONS, tolerations.stream().map(Toleration::toMap).toList());
+        }
+        if (!affinity.isEmpty()) {
+            put(root, HelmValueKeys.AFFINITY, affinity);
+        }
+        return root;
+    }
+
+    public String toYaml() {
+        try {
+            return YAML.writeValueAsString(toTree());
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void put(ObjectNode root, ValuePath path, Object value) {
+        List<String> segments = path.segments();
+        ObjectNode parent = root;
+        for (String segment : segments.subList(0, segments.size() - 1)) {
+            parent = parent.withObjectProperty(segment);
+        }
+        JsonNode node = JSON.valueToTree(value);
+        parent.set(segments.get(segments.size() - 1), node);
+    }
+}

@@ -1,0 +1,38 @@
+package dev.platform.karpenter.interruption;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.platform.karpenter.release.InterruptionEvents.Event;
+import imports.aws.cloudwatch_event_rule.CloudwatchEventRule;
+import imports.aws.cloudwatch_event_rule.CloudwatchEventRuleConfig;
+import imports.aws.cloudwatch_event_target.CloudwatchEventTarget;
+import imports.aws.cloudwatch_event_target.CloudwatchEventTargetConfig;
+import software.constructs.Construct;
+
+/** One EventBridge rule on the default bus that forwards a single kind of event to the interruption queue. */
+public class InterruptionRule extends Construct {
+    /** Upstream's target id; kept so rules made by the getting-started template and by this app look alike. */
+    static final String TARGET_ID = "KarpenterInterruptionQueueTarget";
+
+    public InterruptionRule(Construct scope, String id, String ruleName, Event event, String queueArn) {
+        super(scope, id);
+        CloudwatchEventRule rule = new CloudwatchEventRule(this, "rule", CloudwatchEventRuleConfig.builder()
+                .name(ruleName)
+                .description("Karpenter interruption handling: " + event.detailType())
+                .eventPattern(eventPattern(event))
+                .build());
+        new CloudwatchEventTarget(this, "target", CloudwatchEventTargetConfig.builder()
+                .rule(rule.getName())
+                .targetId(TARGET_ID)
+                .arn(queueArn)
+                .build());
+    }
+
+    /** {"source":[...],"detail-type":[...]}: matches the event's source and detail-type exactly. */
+    static String eventPattern(Event event) {
+        ObjectNode pattern = JsonNodeFactory.instance.objectNode();
+        pattern.putArray("source").add(event.source());
+        pattern.putArray("detail-type").add(event.detailType());
+        return pattern.toString();
+    }
+}

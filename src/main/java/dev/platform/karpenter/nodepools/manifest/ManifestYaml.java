@@ -1,0 +1,51 @@
+package dev.platform.karpenter.nodepools.manifest;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SequenceWriter;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+
+/** Renders manifests with Jackson YAML: unset and empty fields left out, numeric-looking strings quoted. */
+public final class ManifestYaml {
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            // "2" in a Gt requirement must stay a string: Kubernetes rejects a number in a list of strings.
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+            .build())
+            .setSerializationInclusion(JsonInclude.Include.NON_EMPTY);
+
+    private ManifestYaml() {
+    }
+
+    /** The objects as one multi-document YAML file, as {@code kubectl apply -f} reads it. */
+    public static String documents(List<?> objects) {
+        StringWriter out = new StringWriter();
+        try (SequenceWriter writer = YAML.writer().writeValues(out)) {
+            writer.writeAll(objects);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+
+    /** One YAML document of any value, e.g. Helm values or Chart.yaml. */
+    public static String document(Object value) {
+        try {
+            return YAML.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Helm values holding the objects, for the chart template that writes each one out with toYaml. */
+    public static String helmValues(List<?> objects) {
+        return document(Map.of("manifests", objects));
+    }
+}

@@ -1,0 +1,42 @@
+package dev.platform.karpenter.nodepools.manifest;
+
+import dev.platform.karpenter.config.NodePoolSettings;
+import dev.platform.karpenter.release.KarpenterRelease;
+import java.util.List;
+
+/**
+ * The pools and the node class of one Karpenter API generation: which kinds, apiVersions and field names it uses.
+ * Chosen once from the release, so no other code asks which generation it renders for.
+ */
+public interface NodePoolManifests {
+
+    static NodePoolManifests forRelease(KarpenterRelease release) {
+        return switch (release.apiGeneration()) {
+            case V1ALPHA5 -> new V1Alpha5Manifests();
+            case V1 -> new V1Manifests();
+        };
+    }
+
+    /**
+     * The pools, in the settings' order, then the node class "default" they all use.
+     *
+     * @param nodeRoleName the IAM role of the nodes (a Terraform reference is fine: it is only copied into a string)
+     */
+    List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName);
+
+    /**
+     * Objects Helm creates and runs on uninstall, before it deletes the pools, so that uninstall returns only once
+     * Karpenter has terminated the pools' nodes; empty where deleting the node class already waits for that.
+     * Never part of the plain file: applied by kubectl, the hook would run at once.
+     *
+     * @param namespace      where the hook's Job runs (the controller's namespace)
+     * @param timeoutSeconds how long Helm waits for the hook
+     */
+    List<Object> uninstallHook(NodePoolSettings settings, String namespace, int timeoutSeconds);
+
+    /** Name of the plain file for {@code kubectl apply -f}: the seed's name on 0.x. */
+    String plainFileName();
+
+    /** Name of the node class every pool references. */
+    String NODE_CLASS = "default";
+}

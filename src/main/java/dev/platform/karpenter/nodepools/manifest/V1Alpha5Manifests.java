@@ -1,0 +1,117 @@
+package dev.platform.karpenter.nodepools.manifest;
+
+import dev.platform.karpenter.config.AmiFamily;
+import dev.platform.karpenter.config.NodePoolSettings;
+import dev.platform.karpenter.config.PoolSettings;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Karpenter 0.30-0.31: karpenter.sh/v1alpha5 Provisioner and karpenter.k8s.aws/v1alpha1 AWSNodeTemplate, as in
+ * the seed's default-provisioner.yaml. Nodes get their identity from the controller's
+ * settings.aws.defaultInstanceProfile, so the node template names no role or profile.
+ */
+final class V1Alpha5Manifests implements NodePoolManifests {
+    static final String PROVISIONER_API = "karpenter.sh/v1alpha5";
+    static final String NODE_TEMPLATE_API = "karpenter.k8s.aws/v1alpha1";
+    /** The label Karpenter 0.x puts on the nodes it launches. */
+    static final String POOL_LABEL = "karpenter.sh/provisioner-name";
+    /** The hook's Job gives up this much before Helm's timeout, so its failure reaches Helm as the error. */
+    static final int HOOK_MARGIN_SECONDS = 60;
+    private static final Pattern DURATION_PART = Pattern.compile("([0-9]+)(s|m|h)");
+
+    public record ProvisionerSpec(
+            List<Requirement> requirements,
+            Map<String, String> labels,
+            List<Taint> taints,
+            Limits limits,
+            ProviderRef providerRef,
+            Consolidation consolidation,
+            Integer ttlSecondsAfterEmpty,
+            Long ttlSecondsUntilExpired) {
+    }
+
+    public record Limits(Map<String, Object> resources) {
+    }
+
+    public record ProviderRef(String name) {
+    }
+
+    public record Consolidation(boolean enabled) {
+    }
+
+    public record AwsNodeTemplateSpec(
+            String amiFamily,
+            Map<String, String> subnetSelector,
+            Map<String, String> securityGroupSelector,
+            List<BlockDeviceMapping> blockDeviceMappings) {
+    }
+
+    @Override
+    public List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName) {
+        List<KubernetesObject<?>> objects = new ArrayList<>();
+        for (PoolSettings pool : settings.pools()) {
+            objects.add(KubernetesObject.of(PROVISIONER_API, "Provisioner", pool.name(), provisioner(pool)));
+        }
+        Map<String, String> selector = Map.of(settings.discoveryTagKey(), settings.discoveryTagValue());
+        objects.add(KubernetesObject.of(NODE_TEMPLATE_API, "AWSNodeTemplate", NODE_CLASS, new AwsNodeTemplateSpec(
+                settings.amiFamily().setting(), selector, selector,
+                settings.amiFamily() == AmiFamily.BOTTLEROCKET ? BlockDeviceMapping.bottlerocket() : List.of())));
+        return List.copyOf(objects);
+    }
+
+    private static ProvisionerSpec provisioner(PoolSettings pool) {
+        Map<String, Object> resources = new LinkedHashMap<>();
+        resources.put("cpu", pool.cpuLimit());
+        resources.put("memory", pool.memoryLimit());
+        return new ProvisionerSpec(
+                PoolRequirements.of(pool),
+                pool.labels(),
+                PoolRequirements.taints(pool),
+                new Limits(resources),
+                new ProviderRef(NODE_CLASS),
+                new Consolidation(pool.consolidation()),
+                pool.ttlSecondsAfterEmpty().orElse(null),
+                pool.expireAfter().equals("Never") ? null : seconds(pool.expireAfter()));
+    }
+
+    /** "720h" or "1h30m" in seconds: v1alpha5 takes a TTL in seconds where v1 takes a duration. */
+    static long seconds(String duration) {
+        long total = 0;
+        Matcher part = DURATION_PART.matcher(duration);
+        while (part.find()) {
+            long value = Long.parseLong(part.group(1));
+            total += switch (part.group(2)) {
+                case "h" -> value * 3600;
+                case "m" -> value * 60;
+                default -> value;
+            };
+        }
+        return total;
+    }
+
+    /**
+     * Provisioners and AWSNodeTemplates have no finalizer: Helm's uninstall would return at once while the
+     * nodes, owned by the Provisioner, are still being drained, and the controller stack destroyed next would
+     * leave them (and their EC2 instances) behind. The hook deletes the Provisioners itself and waits until no
+     * node launched by one is left.
+     */
+    @Override
+    public List<Object> uninstallHook(NodePoolSettings settings, String namespace, int timeoutSeconds) {
+        return UninstallHook.of(namespace, settings.uninstallHookImage(), timeoutSeconds - HOOK_MARGIN_SECONDS, POOL_LABEL,
+                List.of(new UninstallHook.PolicyRule(List.of("karpenter.sh"), List.of("provisioners"), List.of("get", "list", "watch", "delete")),
+                        new UninstallHook.PolicyRule(List.of(""), List.of("nodes"), List.of("get", "list"))),
+                String.join("\n",
+                        "kubectl delete provisioners.karpenter.sh --all --wait=true",
+                        "while [ -n \"$(kubectl get nodes -l " + POOL_LABEL + " -o name)\" ]; do sleep 10; done"));
+    }
+
+    @Override
+    public String plainFileName() {
+        return "default-provisioner.yaml";
+    }
+}

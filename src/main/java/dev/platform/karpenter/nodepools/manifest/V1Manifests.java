@@ -1,0 +1,111 @@
+package dev.platform.karpenter.nodepools.manifest;
+
+import dev.platform.karpenter.config.AmiFamily;
+import dev.platform.karpenter.config.NodePoolSettings;
+import dev.platform.karpenter.config.PoolSettings;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Karpenter 1.x: karpenter.sh/v1 NodePool and karpenter.k8s.aws/v1 EC2NodeClass, as upstream's getting-started
+ * default. The node class names the node role; Karpenter makes and deletes the instance profile itself.
+ */
+final class V1Manifests implements NodePoolManifests {
+    static final String NODE_POOL_API = "karpenter.sh/v1";
+    static final String NODE_CLASS_GROUP = "karpenter.k8s.aws";
+    static final String NODE_CLASS_API = NODE_CLASS_GROUP + "/v1";
+    static final String NODE_CLASS_KIND = "EC2NodeClass";
+    /** How long a node must be empty or underutilized before consolidation, as upstream's default pool. */
+    static final String DEFAULT_CONSOLIDATE_AFTER = "1m";
+
+    public record NodePoolSpec(Template template, Map<String, Object> limits, Disruption disruption) {
+    }
+
+    /** metadata is null without labels: an empty object would be noise in every plan. */
+    public record Template(TemplateMetadata metadata, NodeClaimSpec spec) {
+    }
+
+    public record TemplateMetadata(Map<String, String> labels) {
+    }
+
+    public record NodeClaimSpec(List<Requirement> requirements, NodeClassRef nodeClassRef, List<Taint> taints, String expireAfter) {
+    }
+
+    public record NodeClassRef(String group, String kind, String name) {
+    }
+
+    public record Disruption(String consolidationPolicy, String consolidateAfter) {
+    }
+
+    public record Ec2NodeClassSpec(
+            String role,
+            List<AmiSelectorTerm> amiSelectorTerms,
+            List<SelectorTerm> subnetSelectorTerms,
+            List<SelectorTerm> securityGroupSelectorTerms,
+            List<BlockDeviceMapping> blockDeviceMappings) {
+    }
+
+    public record AmiSelectorTerm(String alias) {
+    }
+
+    public record SelectorTerm(Map<String, String> tags) {
+    }
+
+    @Override
+    public List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName) {
+        List<KubernetesObject<?>> objects = new ArrayList<>();
+        for (PoolSettings pool : settings.pools()) {
+            objects.add(KubernetesObject.of(NODE_POOL_API, "NodePool", pool.name(), nodePool(pool)));
+        }
+        List<SelectorTerm> selector = List.of(new SelectorTerm(Map.of(settings.discoveryTagKey(), settings.discoveryTagValue())));
+        objects.add(KubernetesObject.of(NODE_CLASS_API, NODE_CLASS_KIND, NODE_CLASS, new Ec2NodeClassSpec(
+                nodeRoleName,
+                List.of(new AmiSelectorTerm(aliasFamily(settings.amiFamily()) + "@latest")),
+                selector,
+                selector,
+                settings.amiFamily() == AmiFamily.BOTTLEROCKET ? BlockDeviceMapping.bottlerocket() : List.of())));
+        return List.copyOf(objects);
+    }
+
+    private static NodePoolSpec nodePool(PoolSettings pool) {
+        Map<String, Object> limits = new LinkedHashMap<>();
+        limits.put("cpu", pool.cpuLimit());
+        limits.put("memory", pool.memoryLimit());
+        return new NodePoolSpec(
+                new Template(pool.labels().isEmpty() ? null : new TemplateMetadata(pool.labels()), new NodeClaimSpec(
+                        PoolRequirements.of(pool),
+                        new NodeClassRef(NODE_CLASS_GROUP, NODE_CLASS_KIND, NODE_CLASS),
+                        PoolRequirements.taints(pool),
+                        pool.expireAfter())),
+                limits,
+                new Disruption(
+                        pool.consolidation() ? "WhenEmptyOrUnderutilized" : "WhenEmpty",
+                        pool.consolidateAfter().orElse(DEFAULT_CONSOLIDATE_AFTER)));
+    }
+
+    /** The family part of an amiSelectorTerms alias ("bottlerocket@latest"). */
+    private static String aliasFamily(AmiFamily family) {
+        return switch (family) {
+            case BOTTLEROCKET -> "bottlerocket";
+            case AL2023 -> "al2023";
+            case AL2 -> "al2";
+        };
+    }
+
+    /**
+     * None needed: the EC2NodeClass carries Karpenter's termination finalizer, which it removes only once no
+     * NodeClaim uses the class any more, i.e. once the nodes of the deleted NodePools are terminated. Helm's
+     * uninstall waits for the class to be gone.
+     */
+    @Override
+    public List<Object> uninstallHook(NodePoolSettings settings, String namespace, int timeoutSeconds) {
+        return List.of();
+    }
+
+    @Override
+    public String plainFileName() {
+        return "nodepool.yaml";
+    }
+}

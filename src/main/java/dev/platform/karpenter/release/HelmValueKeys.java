@@ -1,0 +1,39 @@
+package dev.platform.karpenter.release;
+
+import java.util.Optional;
+
+/**
+ * Where the karpenter chart of one generation reads each value this project sets. 0.x reads its AWS settings
+ * under {@code settings.aws}; 0.32 renamed them to {@code settings.*} and 0.33 stopped reading the old keys, so
+ * writing the wrong generation's key silently turns the setting off (interruption handling, typically).
+ *
+ * @param defaultInstanceProfile empty where the chart has no such setting (1.x: EC2NodeClass spec.role instead)
+ */
+public record HelmValueKeys(
+        ValuePath clusterName,
+        ValuePath clusterEndpoint,
+        ValuePath interruptionQueue,
+        Optional<ValuePath> defaultInstanceProfile) {
+
+    /** Keys both generations share. */
+    public static final ValuePath SERVICE_ACCOUNT_NAME = ValuePath.of("serviceAccount", "name");
+    public static final ValuePath SERVICE_ACCOUNT_ANNOTATIONS = ValuePath.of("serviceAccount", "annotations");
+    public static final ValuePath REPLICAS = ValuePath.of("replicas");
+    public static final ValuePath CONTROLLER_RESOURCES = ValuePath.of("controller", "resources");
+    public static final ValuePath TOLERATIONS = ValuePath.of("tolerations");
+    public static final ValuePath AFFINITY = ValuePath.of("affinity");
+
+    /** Karpenter 0.30 and 0.31. */
+    static final HelmValueKeys V0 = new HelmValueKeys(
+            ValuePath.of("settings", "aws", "clusterName"),
+            ValuePath.of("settings", "aws", "clusterEndpoint"),
+            ValuePath.of("settings", "aws", "interruptionQueueName"),
+            Optional.of(ValuePath.of("settings", "aws", "defaultInstanceProfile")));
+
+    /** Karpenter 1.x. */
+    static final HelmValueKeys V1 = new HelmValueKeys(
+            ValuePath.of("settings", "clusterName"),
+            ValuePath.of("settings", "clusterEndpoint"),
+            ValuePath.of("settings", "interruptionQueue"),
+            Optional.empty());
+}

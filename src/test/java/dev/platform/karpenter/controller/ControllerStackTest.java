@@ -1,0 +1,254 @@
+package dev.platform.karpenter.controller;
+
+import static dev.platform.karpenter.controller.ControllerFixtures.STACK;
+import static dev.platform.karpenter.controller.ControllerFixtures.V0;
+import static dev.platform.karpenter.controller.ControllerFixtures.V1;
+import static dev.platform.karpenter.controller.ControllerFixtures.parseYaml;
+import static dev.platform.karpenter.controller.ControllerFixtures.release;
+import static dev.platform.karpenter.controller.ControllerFixtures.values;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+/** The synthesized {@code demo-karpenter} stack of a 0.x and a 1.x cluster. */
+class ControllerStackTest {
+    private static final String TOKEN = "data.aws_ecrpublic_authorization_token.ecr_public";
+
+    static List<Arguments> generations() {
+        return List.of(Arguments.of(V0, "v0.30.0", "karpenter"), Arguments.of(V1, "1.14.1", "kube-system"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("generations")
+    void installsTheCrdChartAndTheControllerChartFromEcrPublicAtTheRegistrysVersion(
+            ProducerStacks synthesized, String version, String namespace) {
+        Map<String, String> charts = Map.of("karpenter_crd", "karpenter-crd", "karpenter", "karpenter");
+        assertThat(fieldNames(synthesized.stack(STACK).path("resource").path("helm_release")))
+                .containsExactlyInAnyOrderElementsOf(charts.keySet());
+        charts.forEach((address, chart) -> {
+            JsonNode release = release(synthesized, address);
+            assertThat(release.path("name").asText()).isEqualTo(chart);
+            assertThat(release.path("chart").asText()).isEqualTo(chart);
+            assertThat(release.path("repository").asText()).isEqualTo("oci://public.ecr.aws/karpenter");
+            assertThat(release.path("version").asText()).isEqualTo(version);
+            assertThat(release.path("namespace").asText()).isEqualTo(namespace);
+            assertThat(release.path("create_namespace").asBoolean()).isTrue();
+        });
+    }
+
+    @ParameterizedTest
+    @MethodSource("generations")
+    void installsTheCrdsBeforeTheControllerAndLeavesTheControllersCrdsToTheCrdChart(ProducerStacks synthesized) {
+        JsonNode controller = release(synthesized, "karpenter");
+        assertThat(texts(controller.path("depends_on"))).containsExactly("helm_release.karpenter_crd");
+        assertThat(controller.path("skip_crds").asBoolean()).isTrue();
+        JsonNode crds = release(synthesized, "karpenter_crd");
+        assertThat(crds.has("depends_on")).isFalse();
+        assertThat(crds.has("values")).isFalse();
+    }
+
+    @ParameterizedTest
+    @MethodSource("generations")
+    void pullsWithTheEcrPublicTokenReadThroughTheUsEast1Provider(ProducerStacks synthesized) {
+        JsonNode stack = synthesized.stack(STACK);
+        JsonNode providers = stack.path("provider").path("aws");
+        assertThat(providers).hasSize(2);
+        assertThat(providers.get(0).has("alias")).isFalse();
+        assertThat(providers.get(0).path("region").asText()).isEqualTo("us-west-2");
+        assertThat(providers.get(1).path("alias").asText()).isEqualTo("us_east_1");
+        assertThat(providers.get(1).path("region").asText()).isEqualTo("us-east-1");
+        JsonNode tokens = stack.path("data").path("aws_ecrpublic_authorization_token");
+        assertThat(fieldNames(tokens)).containsExactly("ecr_public");
+        assertThat(tokens.path("ecr_public").path("provider").asText()).isEqualTo("aws.us_east_1");
+        for (String address : List.of("karpenter_crd", "karpenter")) {
+            JsonNode release = release(synthesized, address);
+            assertThat(release.path("repository_username").asText()).isEqualTo("${" + TOKEN + ".user_name}");
+            assertThat(release.path("repository_password").asText()).isEqualTo("${" + TOKEN + ".password}");
+            assertThat(texts(release.path("lifecycle").path("ignore_changes"))).containsExactly("repository_password");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("generations")
+    void theHelmProviderLogsInWithThisRunsTokenSoUpgradesNeverUseTheStalePasswordInState(ProducerStacks synthesized) {
+        JsonNode registries = synthesized.stack(STACK).path("provider").path("helm").get(0).path("registry");
+        assertThat(registries).hasSize(1);
+        assertThat(registries.get(0).path("url").asText()).isEqualTo("oci://public.ecr.aws");
+        assertThat(registries.get(0).path("username").asText()).isEqualTo("${" + TOKEN + ".user_name}");
+        assertThat(registries.get(0).path("password").asText()).isEqualTo("${" + TOKEN + ".password}");
+    }
+
+    @ParameterizedTest
+    @MethodSource("generations")
+    void theTokenIsOnlyReferencedByTheRepositoryCredentials(ProducerStacks synthesized) {
+        JsonNode stack = synthesized.stack(STACK);
+        Map<String, String> references = new TreeMap<>();
+        collectStrings(stack, "", references);
+        references.values().removeIf(value -> !value.contains("aws_ecrpublic_authorization_token"));
+        assertThat(references.keySet()).containsExactly(
+                "/provider/helm/0/registry/0/password",
+                "/provider/helm/0/registry/0/username",
+                "/resource/helm_release/karpenter/repository_password",
+                "/resource/helm_release/karpenter/repository_username",
+                "/resource/helm_release/karpenter_crd/repository_password",
+                "/resource/helm_release/karpenter_crd/repository_username");
+        assertThat(stack.has("output")).isFalse();
+    }
+
+    @Test
+    void v0ValuesSitAtTheSettingsAwsKeysWithEveryValueWired() {
+        ObjectNode values = (ObjectNode) values(V0);
+        assertThat(values.at("/settings/aws/clusterEndpoint").asText()).isEqualTo(clusterEndpoint(V0));
+        assertThat(produced(V0, values.at("/settings/aws/interruptionQueueName"))).isEqualTo("${aws_sqs_queue.test-queue.name}");
+        assertThat(produced(V0, values.at("/settings/aws/defaultInstanceProfile")))
+                .isEqualTo("${aws_iam_instance_profile.test-instance-profile.name}");
+        JsonNode annotations = values.path("serviceAccount").path("annotations");
+        assertThat(produced(V0, annotations.path("eks.amazonaws.com/role-arn"))).isEqualTo("${aws_iam_role.test-controller-role.arn}");
+
+        values.with("settings").with("aws").put("clusterEndpoint", "<endpoint>").put("interruptionQueueName", "<queue>")
+                .put("defaultInstanceProfile", "<profile>");
+        values.with("serviceAccount").with("annotations").put("eks.amazonaws.com/role-arn", "<role>");
+        assertThat(values).isEqualTo(parseYaml("""
+                settings:
+                  aws:
+                    clusterName: demo
+                    clusterEndpoint: <endpoint>
+                    interruptionQueueName: <queue>
+                    defaultInstanceProfile: <profile>
+                serviceAccount:
+                  name: karpenter
+                  annotations:
+                    eks.amazonaws.com/role-arn: <role>
+                    eks.amazonaws.com/sts-regional-endpoints: "true"
+                """ + POD_SETTINGS));
+    }
+
+    @Test
+    void v1ValuesSitAtTheSettingsKeysWithoutAnInstanceProfile() {
+        ObjectNode values = (ObjectNode) values(V1);
+        assertThat(values.at("/settings/clusterEndpoint").asText()).isEqualTo(clusterEndpoint(V1));
+        assertThat(produced(V1, values.at("/settings/interruptionQueue"))).isEqualTo("${aws_sqs_queue.test-queue.name}");
+        JsonNode annotations = values.path("serviceAccount").path("annotations");
+        assertThat(produced(V1, annotations.path("eks.amazonaws.com/role-arn"))).isEqualTo("${aws_iam_role.test-controller-role.arn}");
+
+        values.with("settings").put("clusterEndpoint", "<endpoint>").put("interruptionQueue", "<queue>");
+        values.with("serviceAccount").with("annotations").put("eks.amazonaws.com/role-arn", "<role>");
+        assertThat(values).isEqualTo(parseYaml("""
+                settings:
+                  clusterName: demo
+                  clusterEndpoint: <endpoint>
+                  interruptionQueue: <queue>
+                serviceAccount:
+                  name: karpenter-controller
+                  annotations:
+                    eks.amazonaws.com/role-arn: <role>
+                    eks.amazonaws.com/sts-regional-endpoints: "true"
+                """ + POD_SETTINGS));
+        // The IAM stack's instance profile is not read: a 1.x chart has no such value and it would add an output.
+        assertThat(V1.stack("demo-iam").path("output").toString()).doesNotContain("aws_iam_instance_profile");
+    }
+
+    /** The tfvars of ControllerFixtures as chart values: quantities and toleration values as strings. */
+    private static final String POD_SETTINGS = """
+            replicas: 3
+            controller:
+              resources:
+                requests: {cpu: "1", memory: 1Gi}
+                limits: {cpu: "1", memory: 1Gi}
+            tolerations:
+              - {key: CriticalAddonsOnly, operator: Exists}
+              - {key: dedicated, operator: Equal, value: "true", effect: NoSchedule}
+            affinity:
+              nodeAffinity:
+                requiredDuringSchedulingIgnoredDuringExecution:
+                  nodeSelectorTerms:
+                    - matchExpressions:
+                        - {key: eks.amazonaws.com/nodegroup, operator: In, values: [default]}
+            """;
+
+    @ParameterizedTest
+    @MethodSource("generations")
+    void annotationAndTolerationValuesAreYamlStrings(ProducerStacks synthesized) {
+        JsonNode values = values(synthesized);
+        JsonNode annotations = values.path("serviceAccount").path("annotations");
+        assertThat(annotations.size()).isEqualTo(2);
+        annotations.forEach(annotation -> assertThat(annotation.isTextual()).as(annotation.toString()).isTrue());
+        assertThat(annotations.path("eks.amazonaws.com/sts-regional-endpoints").textValue()).isEqualTo("true");
+        JsonNode toleration = values.path("tolerations").get(1);
+        assertThat(toleration.path("value").isTextual()).isTrue();
+        assertThat(toleration.path("value").textValue()).isEqualTo("true");
+        assertThat(values.path("replicas").isInt()).isTrue();
+    }
+
+    @Test
+    void failsThePlanWhenTheClusterRunsAKubernetesVersionTheChartDoesNotSupport() {
+        String version = "data.aws_eks_cluster." + clusterId(V0) + ".version";
+        String minor = "tonumber(element(split(\".\", " + version + "), 1))";
+        JsonNode preconditions = release(V0, "karpenter_crd").path("lifecycle").path("precondition");
+        assertThat(preconditions).hasSize(1);
+        assertThat(preconditions.get(0).path("condition").asText())
+                .isEqualTo("${((" + minor + " >= 23) && (" + minor + " <= 27))}");
+        assertThat(preconditions.get(0).path("error_message").asText()).isEqualTo(
+                "Karpenter v0.30.0 supports Kubernetes 1.23 to 1.27 but EKS cluster demo runs ${" + version + "}: "
+                        + "set karpenter_chart_version to a release that supports it "
+                        + "(v0.31.x for Kubernetes 1.23 to 1.28, 1.14.x for Kubernetes 1.26 to 1.36)");
+        JsonNode v1Condition = release(V1, "karpenter_crd").path("lifecycle").path("precondition").get(0).path("condition");
+        assertThat(v1Condition.asText()).endsWith(">= 26) && (" + minor.replace(clusterId(V0), clusterId(V1)) + " <= 36))}");
+    }
+
+    @Test
+    void talksToTheClusterThroughTheHelmProviderOfClusterAccess() {
+        JsonNode helm = V0.stack(STACK).path("provider").path("helm");
+        assertThat(helm).hasSize(1);
+        assertThat(helm.get(0).path("kubernetes").path("host").asText()).isEqualTo(clusterEndpoint(V0));
+        assertThat(helm.get(0).path("kubernetes").path("exec").path("command").asText()).isEqualTo("aws");
+    }
+
+    /** What a {@code terraform_remote_state} reference reads in the producing stack. */
+    private static String produced(ProducerStacks synthesized, JsonNode value) {
+        return synthesized.producedExpression(synthesized.stack(STACK), value.asText());
+    }
+
+    private static String clusterId(ProducerStacks synthesized) {
+        List<String> ids = fieldNames(synthesized.stack(STACK).path("data").path("aws_eks_cluster"));
+        assertThat(ids).hasSize(1);
+        return ids.get(0);
+    }
+
+    private static String clusterEndpoint(ProducerStacks synthesized) {
+        return "${data.aws_eks_cluster." + clusterId(synthesized) + ".endpoint}";
+    }
+
+    private static void collectStrings(JsonNode node, String pointer, Map<String, String> strings) {
+        if (node.isTextual()) {
+            strings.put(pointer, node.textValue());
+        }
+        node.fields().forEachRemaining(field -> collectStrings(field.getValue(), pointer + "/" + field.getKey(), strings));
+        if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                collectStrings(node.get(i), pointer + "/" + i, strings);
+            }
+        }
+    }
+
+    static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(value -> values.add(value.asText()));
+        return values;
+    }
+}

@@ -1,0 +1,265 @@
+package dev.platform.karpenter.interruption;
+
+import static dev.platform.karpenter.testing.Synthesized.dataSources;
+import static dev.platform.karpenter.testing.Synthesized.onlyResource;
+import static dev.platform.karpenter.testing.Synthesized.resources;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.hashicorp.cdktf.App;
+import com.hashicorp.cdktf.AppConfig;
+import com.hashicorp.cdktf.TerraformOutput;
+import com.hashicorp.cdktf.TerraformOutputConfig;
+import com.hashicorp.cdktf.TerraformStack;
+import com.hashicorp.cdktf.Token;
+import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.ResourceNames;
+import dev.platform.karpenter.testing.Synthesized;
+import dev.platform.karpenter.testing.TestConfigs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class InterruptionStackTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String KEY_ARN = "arn:aws:kms:us-west-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab";
+    private static final String LONGEST_CLUSTER = "c".repeat(50);
+
+    private static final String HEALTH = "AWS Health Event";
+    private static final String SPOT = "EC2 Spot Instance Interruption Warning";
+    private static final String REBALANCE = "EC2 Instance Rebalance Recommendation";
+    private static final String STATE_CHANGE = "EC2 Instance State-change Notification";
+    private static final String CAPACITY_RESERVATION = "EC2 Capacity Reservation Instance Interruption Warning";
+
+    /** One app with a cluster per case: synthesis is the slow part. */
+    private static final Synthesized APP = Synthesized.of(
+            cluster("v030", "v0.30.0", "tags = { Team = \"platform\" }"),
+            cluster("v19", "1.9.0"),
+            cluster("v110", "1.10.0"),
+            cluster("kms", "1.14.1", "queue_name = \"karpenter-kms\"", "queue_kms_key_id = \"" + KEY_ARN + "\""),
+            cluster(LONGEST_CLUSTER, "1.14.1"));
+
+    private static ClusterConfig cluster(String name, String chartVersion, String... extraLines) {
+        StringBuilder tfvars = new StringBuilder()
+                .append("cluster_name = \"").append(name).append("\"\n")
+                .append("region = \"us-west-2\"\n")
+                .append("karpenter_chart_version = \"").append(chartVersion).append("\"\n");
+        for (String line : extraLines) {
+            tfvars.append(line).append('\n');
+        }
+        return TestConfigs.parse(tfvars.toString());
+    }
+
+    private static JsonNode stack(String cluster) {
+        return APP.stack(cluster + "-interruption");
+    }
+
+    @Test
+    void queueIsNamedAfterTheClusterKeepsMessagesFiveMinutesAndUsesSqsManagedEncryption() {
+        JsonNode queue = onlyResource(stack("v030"), "aws_sqs_queue");
+
+        assertThat(queue.path("name").asText()).isEqualTo("v030");
+        assertThat(queue.path("message_retention_seconds").asInt()).isEqualTo(300);
+        assertThat(queue.path("sqs_managed_sse_enabled").isBoolean()).isTrue();
+        assertThat(queue.path("sqs_managed_sse_enabled").asBoolean()).isTrue();
+        assertThat(queue.has("kms_master_key_id")).isFalse();
+    }
+
+    @Test
+    void customerKeyReplacesSqsManagedEncryptionAndQueueNameIsOverridable() {
+        JsonNode queue = onlyResource(stack("kms"), "aws_sqs_queue");
+
+        assertThat(queue.path("name").asText()).isEqualTo("karpenter-kms");
+        assertThat(queue.path("message_retention_seconds").asInt()).isEqualTo(300);
+        assertThat(queue.path("kms_master_key_id").asText()).isEqualTo(KEY_ARN);
+        // The SQS API rejects both at once.
+        assertThat(queue.has("sqs_managed_sse_enabled")).isFalse();
+    }
+
+    @Test
+    void queuePolicyComesFromThePolicyDocumentOfTheQueue() {
+        JsonNode stack = stack("v030");
+        JsonNode policy = onlyResource(stack, "aws_sqs_queue_policy");
+
+        assertThat(policy.path("queue_url").asText()).isEqualTo(ref("aws_sqs_queue", queueId(stack), "url"));
+        assertThat(policy.path("policy").asText())
+                .isEqualTo(ref("data.aws_iam_policy_document", onlyId(dataSources(stack, "aws_iam_policy_document")), "json"));
+        assertThat(policyDocument(stack).path("policy_id").asText()).isEqualTo("EC2InterruptionPolicy");
+        assertThat(policyDocument(stack).path("statement")).hasSize(2);
+    }
+
+    @Test
+    void queuePolicyLetsEventBridgeAndSqsSendInThePartitionOfTheAccount() throws IOException {
+        JsonNode stack = stack("v030");
+        String dnsSuffix = ref("data.aws_partition", onlyId(dataSources(stack, "aws_partition")), "dns_suffix");
+
+        JsonNode allow = policyDocument(stack).path("statement").get(0);
+
+        assertThat(allow).isEqualTo(JSON.readTree("""
+                {
+                  "effect": "Allow",
+                  "principals": [{"type": "Service", "identifiers": ["events.%1$s", "sqs.%1$s"]}],
+                  "actions": ["sqs:SendMessage"],
+                  "resources": ["%2$s"]
+                }
+                """.formatted(dnsSuffix, ref("aws_sqs_queue", queueId(stack), "arn"))));
+    }
+
+    @Test
+    void queuePolicyDeniesEveryRequestWithoutTls() throws IOException {
+        JsonNode stack = stack("v030");
+
+        JsonNode deny = policyDocument(stack).path("statement").get(1);
+
+        assertThat(deny).isEqualTo(JSON.readTree("""
+                {
+                  "sid": "DenyHTTP",
+                  "effect": "Deny",
+                  "principals": [{"type": "*", "identifiers": ["*"]}],
+                  "actions": ["sqs:*"],
+                  "resources": ["%s"],
+                  "condition": [{"test": "Bool", "variable": "aws:SecureTransport", "values": ["false"]}]
+                }
+                """.formatted(ref("aws_sqs_queue", queueId(stack), "arn"))));
+    }
+
+    static Stream<Arguments> rulesPerRelease() {
+        List<String> before110 = List.of(HEALTH, SPOT, REBALANCE, STATE_CHANGE);
+        List<String> from110 = List.of(HEALTH, SPOT, REBALANCE, STATE_CHANGE, CAPACITY_RESERVATION);
+        return Stream.of(
+                Arguments.of("v030", before110),
+                Arguments.of("v19", before110),
+                Arguments.of("v110", from110),
+                Arguments.of("kms", from110));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rulesPerRelease")
+    void oneRulePerHandledEventMatchingExactlyItsSourceAndDetailType(String cluster, List<String> detailTypes) {
+        Map<String, JsonNode> patternsByName = new LinkedHashMap<>();
+        resources(stack(cluster), "aws_cloudwatch_event_rule").forEach(rule ->
+                patternsByName.put(rule.path("name").asText(), Synthesized.parse(rule.path("event_pattern").asText())));
+
+        assertThat(resources(stack(cluster), "aws_cloudwatch_event_rule")).hasSize(detailTypes.size());
+        Map<String, JsonNode> expected = new LinkedHashMap<>();
+        expected.put(cluster + "-Health", pattern("aws.health", HEALTH));
+        expected.put(cluster + "-SpotInterrupt", pattern("aws.ec2", SPOT));
+        expected.put(cluster + "-Rebalance", pattern("aws.ec2", REBALANCE));
+        expected.put(cluster + "-StateChange", pattern("aws.ec2", STATE_CHANGE));
+        expected.put(cluster + "-CapacityResv", pattern("aws.ec2", CAPACITY_RESERVATION));
+        expected.values().removeIf(p -> !detailTypes.contains(p.path("detail-type").get(0).asText()));
+        assertThat(patternsByName).containsExactlyInAnyOrderEntriesOf(expected);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rulesPerRelease")
+    void everyRuleHasExactlyOneTargetTheQueue(String cluster, List<String> detailTypes) {
+        JsonNode stack = stack(cluster);
+        List<String> ruleRefs = new ArrayList<>();
+        resources(stack, "aws_cloudwatch_event_rule").fieldNames()
+                .forEachRemaining(id -> ruleRefs.add(ref("aws_cloudwatch_event_rule", id, "name")));
+        List<String> targetedRules = new ArrayList<>();
+        resources(stack, "aws_cloudwatch_event_target").forEach(target -> {
+            assertThat(target.path("target_id").asText()).isEqualTo("KarpenterInterruptionQueueTarget");
+            assertThat(target.path("arn").asText()).isEqualTo(ref("aws_sqs_queue", queueId(stack), "arn"));
+            targetedRules.add(target.path("rule").asText());
+        });
+
+        assertThat(targetedRules).hasSize(detailTypes.size()).containsExactlyInAnyOrderElementsOf(ruleRefs);
+    }
+
+    @Test
+    void ruleNamesFitEventBridgeLimitForTheLongestValidClusterName() {
+        List<String> names = new ArrayList<>();
+        resources(stack(LONGEST_CLUSTER), "aws_cloudwatch_event_rule").forEach(rule -> names.add(rule.path("name").asText()));
+
+        assertThat(names).hasSize(5).allSatisfy(name -> assertThat(name)
+                .startsWith(LONGEST_CLUSTER + "-")
+                .hasSizeLessThanOrEqualTo(ResourceNames.EVENT_RULE_NAME_MAX));
+        assertThat(names).contains(LONGEST_CLUSTER + "-SpotInterrupt"); // the longest suffix, exactly 64
+    }
+
+    @Test
+    void outputsTheQueueNameAndArn() {
+        JsonNode stack = stack("v030");
+        String queue = queueId(stack);
+
+        assertThat(stack.at("/output/karpenter_sqs_queue_name/value").asText()).isEqualTo(ref("aws_sqs_queue", queue, "name"));
+        assertThat(stack.at("/output/karpenter_sqs_queue_arn/value").asText()).isEqualTo(ref("aws_sqs_queue", queue, "arn"));
+    }
+
+    @Test
+    void configuredTagsReachTheQueueAndRulesThroughTheProviderDefaultTags() {
+        JsonNode provider = stack("v030").path("provider").path("aws").get(0);
+
+        assertThat(provider.path("region").asText()).isEqualTo("us-west-2");
+        assertThat(provider.at("/default_tags/0/tags")).isEqualTo(JSON.valueToTree(Map.of("Team", "platform")));
+    }
+
+    @Test
+    void accessorsAreCrossStackReferencesToTheQueue(@TempDir Path outdir) {
+        App app = new App(AppConfig.builder().outdir(outdir.toString()).build());
+        InterruptionStack interruption = new InterruptionStack(app, cluster("demo", "1.14.1"));
+        TerraformStack consumer = new TerraformStack(app, "consumer");
+        new TerraformOutput(consumer, "queue_name", TerraformOutputConfig.builder().value(interruption.queueName()).build());
+        new TerraformOutput(consumer, "queue_arn", TerraformOutputConfig.builder().value(interruption.queueArn()).build());
+        app.synth();
+
+        assertThat(Token.isUnresolved(interruption.queueName())).isTrue();
+        assertThat(Token.isUnresolved(interruption.queueArn())).isTrue();
+        JsonNode producer = readStack(outdir, "demo-interruption");
+        JsonNode consumed = readStack(outdir, "consumer");
+        String queue = queueId(producer);
+        String remoteState = onlyId(dataSources(consumed, "terraform_remote_state"));
+        String remoteOutputs = "${data.terraform_remote_state." + remoteState + ".outputs.";
+        for (String attribute : List.of("name", "arn")) {
+            String consumedValue = consumed.at("/output/queue_" + attribute + "/value").asText();
+            assertThat(consumedValue).startsWith(remoteOutputs).endsWith("}");
+            String producerOutput = consumedValue.substring(remoteOutputs.length(), consumedValue.length() - 1);
+            assertThat(producer.path("output").path(producerOutput).path("value").asText())
+                    .isEqualTo(ref("aws_sqs_queue", queue, attribute));
+        }
+    }
+
+    private static JsonNode readStack(Path outdir, String name) {
+        try {
+            return JSON.readTree(outdir.resolve("stacks").resolve(name).resolve("cdk.tf.json").toFile());
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static JsonNode pattern(String source, String detailType) {
+        return JSON.valueToTree(Map.of("source", List.of(source), "detail-type", List.of(detailType)));
+    }
+
+    private static JsonNode policyDocument(JsonNode stack) {
+        JsonNode documents = dataSources(stack, "aws_iam_policy_document");
+        assertThat(documents).hasSize(1);
+        return documents.elements().next();
+    }
+
+    private static String queueId(JsonNode stack) {
+        return onlyId(resources(stack, "aws_sqs_queue"));
+    }
+
+    private static String onlyId(JsonNode byId) {
+        assertThat(byId).hasSize(1);
+        return byId.fieldNames().next();
+    }
+
+    private static String ref(String type, String id, String attribute) {
+        return "${" + type + "." + id + "." + attribute + "}";
+    }
+}

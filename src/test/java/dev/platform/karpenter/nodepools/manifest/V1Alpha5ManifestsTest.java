@@ -1,0 +1,199 @@
+package dev.platform.karpenter.nodepools.manifest;
+
+import static dev.platform.karpenter.nodepools.manifest.Rendered.find;
+import static dev.platform.karpenter.nodepools.manifest.Rendered.texts;
+import static dev.platform.karpenter.testing.TestConfigs.V0;
+import static dev.platform.karpenter.testing.TestConfigs.config;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Karpenter 0.x: the seed's Provisioner and AWSNodeTemplate "default", from the settings. */
+class V1Alpha5ManifestsTest {
+    private static final List<JsonNode> DEFAULTS = Rendered.of(config(V0));
+    private static final List<JsonNode> CUSTOM = Rendered.of(config(V0,
+            "ami_family = \"AL2\"",
+            "discovery_tag_value = \"shared-vpc\"",
+            "capacity_types = [\"on-demand\"]",
+            "instance_categories = []",
+            "instance_generation_min = 6",
+            "cpu_limit = 32",
+            "memory_limit = \"128Gi\"",
+            "consolidation = false",
+            "ttl_seconds_after_empty = 45",
+            "expire_after = \"1h30m\"",
+            "node_labels = { team = \"platform\" }",
+            "node_taints = [{ key = \"dedicated\", value = \"batch\", effect = \"NoSchedule\" }, { key = \"gpu\", effect = \"NoExecute\" }]",
+            "node_requirements = [{ key = \"karpenter.k8s.aws/instance-size\", operator = \"NotIn\", values = [\"metal\"] },"
+                    + " { key = \"example.com/spare\", operator = \"DoesNotExist\" }]",
+            "node_pools = [{ name = \"batch\", capacity_types = [\"spot\"], cpu_limit = 8 }]"));
+
+    @Test
+    void rendersOneProvisionerAndTheNodeTemplateItReferences() {
+        assertThat(DEFAULTS).extracting(d -> d.path("apiVersion").asText() + " " + d.path("kind").asText() + " "
+                        + d.path("metadata").path("name").asText())
+                .containsExactly("karpenter.sh/v1alpha5 Provisioner default", "karpenter.k8s.aws/v1alpha1 AWSNodeTemplate default");
+        assertThat(find(DEFAULTS, "Provisioner", "default").path("spec").path("providerRef").path("name").asText()).isEqualTo("default");
+    }
+
+    @Test
+    void theDefaultProvisionerRequiresUpstreamsInstanceShape() {
+        JsonNode spec = find(DEFAULTS, "Provisioner", "default").path("spec");
+
+        assertThat(requirements(spec)).containsExactly(
+                "karpenter.sh/capacity-type In [spot, on-demand]",
+                "kubernetes.io/arch In [amd64]",
+                "kubernetes.io/os In [linux]",
+                "karpenter.k8s.aws/instance-category In [c, m, r]",
+                "karpenter.k8s.aws/instance-generation Gt [2]");
+        assertThat(spec.path("requirements").get(4).path("values").get(0).isTextual()).as("Gt value is a string").isTrue();
+        assertThat(spec.path("limits").path("resources").path("cpu").asInt()).isEqualTo(1000);
+        assertThat(spec.path("limits").path("resources").path("memory").asText()).isEqualTo("1000Gi");
+    }
+
+    @Test
+    void theDefaultProvisionerConsolidatesAndExpiresNodesAfterThirtyDays() {
+        JsonNode spec = find(DEFAULTS, "Provisioner", "default").path("spec");
+
+        assertThat(spec.path("consolidation").path("enabled").asBoolean()).isTrue();
+        assertThat(spec.has("ttlSecondsAfterEmpty")).isFalse();
+        assertThat(spec.path("ttlSecondsUntilExpired").asLong()).isEqualTo(720 * 3600);
+        assertThat(spec.has("labels")).isFalse();
+        assertThat(spec.has("taints")).isFalse();
+    }
+
+    @Test
+    void theNodeTemplateSelectsTaggedSubnetsAndSecurityGroupsWithBottlerocketVolumes() {
+        JsonNode spec = find(DEFAULTS, "AWSNodeTemplate", "default").path("spec");
+
+        assertThat(spec.path("amiFamily").asText()).isEqualTo("Bottlerocket");
+        assertThat(spec.path("subnetSelector").properties()).singleElement()
+                .satisfies(e -> assertThat(e.getKey() + "=" + e.getValue().asText()).isEqualTo("karpenter.sh/discovery=demo"));
+        assertThat(spec.path("securityGroupSelector")).isEqualTo(spec.path("subnetSelector"));
+        assertThat(volumes(spec)).containsExactly("/dev/xvda gp3 4Gi encrypted deleteOnTermination",
+                "/dev/xvdb gp3 20Gi encrypted deleteOnTermination");
+        assertThat(spec.has("instanceProfile")).as("the controller's defaultInstanceProfile applies").isFalse();
+    }
+
+    @Test
+    void customSettingsReachEveryField() {
+        JsonNode spec = find(CUSTOM, "Provisioner", "default").path("spec");
+
+        assertThat(requirements(spec)).containsExactly(
+                "karpenter.sh/capacity-type In [on-demand]",
+                "kubernetes.io/arch In [amd64]",
+                "kubernetes.io/os In [linux]",
+                "karpenter.k8s.aws/instance-generation Gt [5]",
+                "karpenter.k8s.aws/instance-size NotIn [metal]",
+                "example.com/spare DoesNotExist []");
+        assertThat(spec.path("requirements").get(5).has("values")).isFalse();
+        assertThat(spec.path("limits").path("resources").path("cpu").asInt()).isEqualTo(32);
+        assertThat(spec.path("limits").path("resources").path("memory").asText()).isEqualTo("128Gi");
+        assertThat(spec.path("consolidation").path("enabled").asBoolean()).isFalse();
+        assertThat(spec.path("ttlSecondsAfterEmpty").asInt()).isEqualTo(45);
+        assertThat(spec.path("ttlSecondsUntilExpired").asLong()).isEqualTo(5400);
+        assertThat(spec.path("labels").path("team").asText()).isEqualTo("platform");
+        assertThat(taints(spec.path("taints"))).containsExactly("dedicated=batch:NoSchedule", "gpu=:NoExecute");
+        assertThat(spec.path("taints").get(1).has("value")).isFalse();
+    }
+
+    @Test
+    void customNodeTemplateUsesTheFamilyAndTagWithoutBottlerocketVolumes() {
+        JsonNode spec = find(CUSTOM, "AWSNodeTemplate", "default").path("spec");
+
+        assertThat(spec.path("amiFamily").asText()).isEqualTo("AL2");
+        assertThat(spec.path("subnetSelector").path("karpenter.sh/discovery").asText()).isEqualTo("shared-vpc");
+        assertThat(spec.path("securityGroupSelector").path("karpenter.sh/discovery").asText()).isEqualTo("shared-vpc");
+        assertThat(spec.has("blockDeviceMappings")).isFalse();
+    }
+
+    @Test
+    void extraPoolsBecomeProvisionersOfTheSameNodeTemplate() {
+        JsonNode batch = find(CUSTOM, "Provisioner", "batch").path("spec");
+
+        assertThat(requirements(batch).get(0)).isEqualTo("karpenter.sh/capacity-type In [spot]");
+        assertThat(batch.path("limits").path("resources").path("cpu").asInt()).isEqualTo(8);
+        assertThat(batch.path("providerRef").path("name").asText()).isEqualTo("default");
+        assertThat(batch.path("labels").path("team").asText()).as("inherited").isEqualTo("platform");
+        assertThat(CUSTOM).hasSize(3);
+    }
+
+    @Test
+    void expiryNeverLeavesTheTtlOut() {
+        JsonNode spec = find(Rendered.of(config(V0, "expire_after = \"Never\"")), "Provisioner", "default").path("spec");
+
+        assertThat(spec.has("ttlSecondsUntilExpired")).isFalse();
+    }
+
+    @Test
+    void theUninstallHookDeletesTheProvisionersAndWaitsForTheirNodes() {
+        List<JsonNode> hook = Rendered.parse(ManifestYaml.documents(NodePoolManifests.forRelease(config(V0).release())
+                .uninstallHook(config(V0).nodePools(), "karpenter", 900)));
+
+        assertThat(hook).extracting(h -> h.path("kind").asText())
+                .containsExactly("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Job");
+        for (JsonNode object : hook) {
+            JsonNode annotations = object.path("metadata").path("annotations");
+            assertThat(object.path("metadata").path("name").asText()).isEqualTo("karpenter-nodepools-uninstall");
+            assertThat(annotations.path("helm.sh/hook").asText()).isEqualTo("pre-delete");
+            assertThat(annotations.path("helm.sh/hook-delete-policy").asText()).isEqualTo("before-hook-creation,hook-succeeded");
+            assertThat(annotations.path("helm.sh/hook-weight").asInt()).isEqualTo(object.path("kind").asText().equals("Job") ? 0 : -10);
+        }
+        assertThat(hook.get(0).path("metadata").path("namespace").asText()).isEqualTo("karpenter");
+        assertThat(hook.get(1).path("metadata").has("namespace")).as("cluster-scoped").isFalse();
+        assertThat(hook.get(1).path("rules")).hasSize(2);
+        assertThat(texts(hook.get(1).path("rules").get(0).path("resources"))).containsExactly("provisioners");
+        assertThat(texts(hook.get(1).path("rules").get(0).path("verbs"))).contains("delete", "watch");
+        assertThat(texts(hook.get(1).path("rules").get(1).path("resources"))).containsExactly("nodes");
+        assertThat(texts(hook.get(1).path("rules").get(1).path("verbs"))).doesNotContain("delete");
+        assertThat(hook.get(2).path("roleRef").path("name").asText()).isEqualTo("karpenter-nodepools-uninstall");
+        assertThat(hook.get(2).path("subjects").get(0).path("namespace").asText()).isEqualTo("karpenter");
+
+        JsonNode job = hook.get(3).path("spec");
+        assertThat(job.path("activeDeadlineSeconds").asInt()).as("gives up before Helm does").isEqualTo(840);
+        JsonNode pod = job.path("template").path("spec");
+        assertThat(pod.path("serviceAccountName").asText()).isEqualTo("karpenter-nodepools-uninstall");
+        assertThat(pod.path("restartPolicy").asText()).isEqualTo("Never");
+        JsonNode avoid = pod.at("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0/matchExpressions/0");
+        assertThat(avoid.path("key").asText() + " " + avoid.path("operator").asText())
+                .isEqualTo("karpenter.sh/provisioner-name DoesNotExist");
+        JsonNode container = pod.path("containers").get(0);
+        assertThat(container.path("image").asText()).isEqualTo("public.ecr.aws/bitnami/kubectl:1.27");
+        assertThat(texts(container.path("command")).subList(0, 2)).containsExactly("/bin/sh", "-ec");
+        assertThat(texts(container.path("command")).get(2).lines().toList()).containsExactly(
+                "kubectl delete provisioners.karpenter.sh --all --wait=true",
+                "while [ -n \"$(kubectl get nodes -l karpenter.sh/provisioner-name -o name)\" ]; do sleep 10; done");
+    }
+
+    @Test
+    void thePlainFileKeepsTheSeedsName() {
+        assertThat(NodePoolManifests.forRelease(config(V0).release()).plainFileName()).isEqualTo("default-provisioner.yaml");
+    }
+
+    static List<String> requirements(JsonNode spec) {
+        List<String> result = new ArrayList<>();
+        spec.path("requirements").forEach(r -> result.add(
+                r.path("key").asText() + " " + r.path("operator").asText() + " " + texts(r.path("values"))));
+        return result;
+    }
+
+    static List<String> taints(JsonNode taints) {
+        List<String> result = new ArrayList<>();
+        taints.forEach(t -> result.add(t.path("key").asText() + "=" + t.path("value").asText() + ":" + t.path("effect").asText()));
+        return result;
+    }
+
+    static List<String> volumes(JsonNode spec) {
+        List<String> result = new ArrayList<>();
+        spec.path("blockDeviceMappings").forEach(b -> {
+            JsonNode ebs = b.path("ebs");
+            result.add(b.path("deviceName").asText() + " " + ebs.path("volumeType").asText() + " " + ebs.path("volumeSize").asText()
+                    + (ebs.path("encrypted").asBoolean() ? " encrypted" : "")
+                    + (ebs.path("deleteOnTermination").asBoolean() ? " deleteOnTermination" : ""));
+        });
+        return result;
+    }
+}

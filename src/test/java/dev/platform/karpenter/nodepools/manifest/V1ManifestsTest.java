@@ -1,0 +1,151 @@
+package dev.platform.karpenter.nodepools.manifest;
+
+import static dev.platform.karpenter.nodepools.manifest.Rendered.find;
+import static dev.platform.karpenter.nodepools.manifest.V1Alpha5ManifestsTest.requirements;
+import static dev.platform.karpenter.nodepools.manifest.V1Alpha5ManifestsTest.taints;
+import static dev.platform.karpenter.nodepools.manifest.V1Alpha5ManifestsTest.volumes;
+import static dev.platform.karpenter.testing.TestConfigs.V1;
+import static dev.platform.karpenter.testing.TestConfigs.config;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Karpenter 1.x: upstream's NodePool and EC2NodeClass "default", from the settings. */
+class V1ManifestsTest {
+    private static final List<JsonNode> DEFAULTS = Rendered.of(config(V1));
+    private static final List<JsonNode> CUSTOM = Rendered.of(config(V1,
+            "ami_family = \"AL2023\"",
+            "discovery_tag_key = \"example.com/karpenter\"",
+            "capacity_types = [\"spot\"]",
+            "architectures = [\"arm64\"]",
+            "instance_categories = [\"m\"]",
+            "instance_generation_min = 7",
+            "cpu_limit = 16",
+            "memory_limit = \"64Gi\"",
+            "consolidation = false",
+            "consolidate_after = \"10m\"",
+            "expire_after = \"Never\"",
+            "node_labels = { team = \"platform\" }",
+            "node_taints = [{ key = \"dedicated\", value = \"batch\", effect = \"NoSchedule\" }]",
+            "node_requirements = [{ key = \"karpenter.k8s.aws/instance-cpu\", operator = \"Lt\", values = [\"33\"] }]",
+            "node_pools = [{ name = \"on-demand\", capacity_types = [\"on-demand\"], consolidation = true }]"));
+
+    @Test
+    void rendersOneNodePoolAndTheNodeClassItReferences() {
+        assertThat(DEFAULTS).extracting(d -> d.path("apiVersion").asText() + " " + d.path("kind").asText() + " "
+                        + d.path("metadata").path("name").asText())
+                .containsExactly("karpenter.sh/v1 NodePool default", "karpenter.k8s.aws/v1 EC2NodeClass default");
+        JsonNode ref = find(DEFAULTS, "NodePool", "default").path("spec").path("template").path("spec").path("nodeClassRef");
+        assertThat(ref.path("group").asText()).isEqualTo("karpenter.k8s.aws");
+        assertThat(ref.path("kind").asText()).isEqualTo("EC2NodeClass");
+        assertThat(ref.path("name").asText()).isEqualTo("default");
+    }
+
+    @Test
+    void theDefaultNodePoolRequiresUpstreamsInstanceShape() {
+        JsonNode spec = find(DEFAULTS, "NodePool", "default").path("spec");
+        JsonNode template = spec.path("template").path("spec");
+
+        assertThat(requirements(template)).containsExactly(
+                "karpenter.sh/capacity-type In [spot, on-demand]",
+                "kubernetes.io/arch In [amd64]",
+                "kubernetes.io/os In [linux]",
+                "karpenter.k8s.aws/instance-category In [c, m, r]",
+                "karpenter.k8s.aws/instance-generation Gt [2]");
+        assertThat(template.path("requirements").get(4).path("values").get(0).isTextual()).as("Gt value is a string").isTrue();
+        assertThat(spec.path("limits").path("cpu").asInt()).isEqualTo(1000);
+        assertThat(spec.path("limits").path("memory").asText()).isEqualTo("1000Gi");
+        assertThat(template.path("expireAfter").asText()).isEqualTo("720h");
+        assertThat(spec.path("template").has("metadata")).as("no labels, no metadata").isFalse();
+        assertThat(template.has("taints")).isFalse();
+    }
+
+    @Test
+    void theDefaultNodePoolConsolidatesUnderutilizedNodesAfterAMinute() {
+        JsonNode disruption = find(DEFAULTS, "NodePool", "default").path("spec").path("disruption");
+
+        assertThat(disruption.path("consolidationPolicy").asText()).isEqualTo("WhenEmptyOrUnderutilized");
+        assertThat(disruption.path("consolidateAfter").asText()).isEqualTo("1m");
+    }
+
+    @Test
+    void theNodeClassNamesTheNodeRoleTheBottlerocketAliasAndVolumes() {
+        JsonNode spec = find(DEFAULTS, "EC2NodeClass", "default").path("spec");
+
+        assertThat(spec.path("role").asText()).isEqualTo(Rendered.ROLE);
+        assertThat(spec.has("instanceProfile")).isFalse();
+        assertThat(spec.path("amiSelectorTerms")).hasSize(1);
+        assertThat(spec.path("amiSelectorTerms").get(0).path("alias").asText()).isEqualTo("bottlerocket@latest");
+        assertThat(spec.has("amiFamily")).as("the alias implies the family").isFalse();
+        for (String selector : List.of("subnetSelectorTerms", "securityGroupSelectorTerms")) {
+            assertThat(spec.path(selector)).as(selector).hasSize(1);
+            assertThat(spec.path(selector).get(0).path("tags").properties()).as(selector).singleElement()
+                    .satisfies(e -> assertThat(e.getKey() + "=" + e.getValue().asText()).isEqualTo("karpenter.sh/discovery=demo"));
+        }
+        assertThat(volumes(spec)).containsExactly("/dev/xvda gp3 4Gi encrypted deleteOnTermination",
+                "/dev/xvdb gp3 20Gi encrypted deleteOnTermination");
+    }
+
+    @Test
+    void customSettingsReachEveryField() {
+        JsonNode spec = find(CUSTOM, "NodePool", "default").path("spec");
+        JsonNode template = spec.path("template").path("spec");
+
+        assertThat(requirements(template)).containsExactly(
+                "karpenter.sh/capacity-type In [spot]",
+                "kubernetes.io/arch In [arm64]",
+                "kubernetes.io/os In [linux]",
+                "karpenter.k8s.aws/instance-category In [m]",
+                "karpenter.k8s.aws/instance-generation Gt [6]",
+                "karpenter.k8s.aws/instance-cpu Lt [33]");
+        assertThat(spec.path("limits").path("cpu").asInt()).isEqualTo(16);
+        assertThat(spec.path("limits").path("memory").asText()).isEqualTo("64Gi");
+        assertThat(spec.path("disruption").path("consolidationPolicy").asText()).isEqualTo("WhenEmpty");
+        assertThat(spec.path("disruption").path("consolidateAfter").asText()).isEqualTo("10m");
+        assertThat(template.path("expireAfter").asText()).isEqualTo("Never");
+        assertThat(spec.path("template").path("metadata").path("labels").path("team").asText()).isEqualTo("platform");
+        assertThat(taints(template.path("taints"))).containsExactly("dedicated=batch:NoSchedule");
+    }
+
+    @Test
+    void customNodeClassUsesTheAl2023AliasAndTagWithoutBottlerocketVolumes() {
+        JsonNode spec = find(CUSTOM, "EC2NodeClass", "default").path("spec");
+
+        assertThat(spec.path("amiSelectorTerms")).hasSize(1);
+        assertThat(spec.path("amiSelectorTerms").get(0).path("alias").asText()).isEqualTo("al2023@latest");
+        assertThat(spec.path("subnetSelectorTerms").get(0).path("tags").path("example.com/karpenter").asText()).isEqualTo("demo");
+        assertThat(spec.path("securityGroupSelectorTerms").get(0).path("tags").path("example.com/karpenter").asText()).isEqualTo("demo");
+        assertThat(spec.has("blockDeviceMappings")).isFalse();
+    }
+
+    @Test
+    void extraPoolsBecomeNodePoolsOfTheSameNodeClass() {
+        JsonNode spec = find(CUSTOM, "NodePool", "on-demand").path("spec");
+
+        assertThat(requirements(spec.path("template").path("spec")).get(0)).isEqualTo("karpenter.sh/capacity-type In [on-demand]");
+        assertThat(spec.path("template").path("spec").path("nodeClassRef").path("name").asText()).isEqualTo("default");
+        assertThat(spec.path("disruption").path("consolidationPolicy").asText()).isEqualTo("WhenEmptyOrUnderutilized");
+        assertThat(spec.path("disruption").path("consolidateAfter").asText()).as("inherited").isEqualTo("10m");
+        assertThat(CUSTOM).hasSize(3);
+    }
+
+    @Test
+    void al2UsesItsAlias() {
+        JsonNode spec = find(Rendered.of(config(V1, "ami_family = \"AL2\"")), "EC2NodeClass", "default").path("spec");
+
+        assertThat(spec.path("amiSelectorTerms").get(0).path("alias").asText()).isEqualTo("al2@latest");
+    }
+
+    @Test
+    void needsNoUninstallHookAsTheNodeClassFinalizerWaitsForTheNodes() {
+        assertThat(NodePoolManifests.forRelease(config(V1).release()).uninstallHook(config(V1).nodePools(), "karpenter", 900))
+                .isEmpty();
+    }
+
+    @Test
+    void thePlainFileIsNamedAfterTheNodePool() {
+        assertThat(NodePoolManifests.forRelease(config(V1).release()).plainFileName()).isEqualTo("nodepool.yaml");
+    }
+}
