@@ -5,23 +5,34 @@ import com.hashicorp.cdktf.Token;
 import dev.platform.karpenter.config.ClusterConfig;
 import imports.aws.data_aws_eks_node_group.DataAwsEksNodeGroup;
 import imports.aws.data_aws_eks_node_group.DataAwsEksNodeGroupConfig;
+import java.util.Optional;
 import software.constructs.Construct;
 
 /**
  * The role of an existing managed node group (or iam_role_arn), as in the seed. That role can already join the
  * cluster, so nothing is added for it: a second access entry for the same principal fails with 409.
+ *
+ * <p>The name is the last segment of the ARN, since a role ARN may carry a path
+ * (arn:aws:iam::123456789012:role/path/NAME): computed here for iam_role_arn, by Terraform for the node group's role.
  */
 public class ReusedNodeRole extends Construct implements NodeRole {
     private final String arn;
+    private final String name;
 
     public ReusedNodeRole(Construct scope, String id, ClusterConfig config) {
         super(scope, id);
-        arn = config.iam().nodeRoleArn().orElseGet(() -> new DataAwsEksNodeGroup(this, "node-group",
-                DataAwsEksNodeGroupConfig.builder()
-                        .clusterName(config.clusterName())
-                        .nodeGroupName(config.iam().nodeGroupName())
-                        .build())
-                .getNodeRoleArn());
+        Optional<String> givenArn = config.iam().nodeRoleArn();
+        if (givenArn.isPresent()) {
+            arn = givenArn.get();
+            name = arn.substring(arn.lastIndexOf('/') + 1);
+        } else {
+            arn = new DataAwsEksNodeGroup(this, "node-group", DataAwsEksNodeGroupConfig.builder()
+                    .clusterName(config.clusterName())
+                    .nodeGroupName(config.iam().nodeGroupName())
+                    .build())
+                    .getNodeRoleArn();
+            name = Token.asString(Fn.element(Fn.reverse(Fn.split("/", arn)), 0));
+        }
     }
 
     @Override
@@ -29,9 +40,8 @@ public class ReusedNodeRole extends Construct implements NodeRole {
         return arn;
     }
 
-    /** The last segment of the ARN: a role ARN may carry a path (arn:aws:iam::123456789012:role/path/NAME). */
     @Override
     public String name() {
-        return Token.asString(Fn.element(Fn.reverse(Fn.split("/", arn)), 0));
+        return name;
     }
 }

@@ -200,8 +200,7 @@ class IamStackTest {
         assertThat(resources(stack, "aws_eks_access_entry").size()).isZero();
         assertThat(output(stack, "karpenter_node_role_arn")).isEqualTo(PATH_ROLE_ARN);
         // The name is the last path segment, so a role under /nodes/team-a/ is named my-node-role.
-        assertThat(output(stack, "karpenter_node_role_name"))
-                .isEqualTo("${element(reverse(split(\"/\", \"" + PATH_ROLE_ARN + "\")), 0)}");
+        assertThat(output(stack, "karpenter_node_role_name")).isEqualTo("my-node-role");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -265,7 +264,9 @@ class IamStackTest {
     @Test
     void outputsTheSeedsNames() {
         JsonNode stack = stack("irsa");
-        assertThat(fieldNames(stack.path("output"))).containsExactlyInAnyOrder("karpenter_irsa_arn",
+        // Besides these, cdktf adds one "cross-stack-output-..." per value the controller and node pool stacks read.
+        assertThat(fieldNames(stack.path("output")).stream().filter(name -> !name.startsWith("cross-stack-output-")))
+                .containsExactlyInAnyOrder("karpenter_irsa_arn",
                 "karpenter_aws_node_instance_profile_name", "karpenter_node_role_arn", "karpenter_node_role_name");
         assertThat(output(stack, "karpenter_irsa_arn")).isEqualTo("${aws_iam_role." + controllerRoleId(stack) + ".arn}");
     }
