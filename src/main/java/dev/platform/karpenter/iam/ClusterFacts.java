@@ -1,12 +1,14 @@
 package dev.platform.karpenter.iam;
 
 import com.hashicorp.cdktf.Fn;
+import com.hashicorp.cdktf.Token;
 import dev.platform.karpenter.config.ClusterConfig;
 import imports.aws.data_aws_caller_identity.DataAwsCallerIdentity;
 import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
 import imports.aws.data_aws_eks_cluster.DataAwsEksClusterConfig;
 import imports.aws.data_aws_partition.DataAwsPartition;
 import imports.aws.data_aws_region.DataAwsRegion;
+import java.util.List;
 import software.constructs.Construct;
 
 /**
@@ -62,6 +64,14 @@ public class ClusterFacts extends Construct {
     /** The issuer without its scheme: the prefix of the OIDC condition keys (e.g. {@code <issuer>:sub}). */
     public String oidcIssuerHostPath() {
         return Fn.replace(oidcIssuerUrl(), "https://", "");
+    }
+
+    /**
+     * API, API_AND_CONFIG_MAP or CONFIG_MAP: whether access entries work on this cluster. Empty where EKS reports no
+     * access configuration (moto does not), so that a check on it cannot fail on a missing index.
+     */
+    public String authenticationMode() {
+        return Token.asString(Fn.doTry(List.of(cluster.getAccessConfig().get(0).getAuthenticationMode(), "")));
     }
 
     /** An AWS managed policy, e.g. {@code arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy}. */

@@ -1,5 +1,8 @@
 package dev.platform.karpenter.iam;
 
+import com.hashicorp.cdktf.Op;
+import com.hashicorp.cdktf.Precondition;
+import com.hashicorp.cdktf.TerraformResourceLifecycle;
 import dev.platform.karpenter.config.ClusterConfig;
 import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocument;
 import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentConfig;
@@ -23,6 +26,10 @@ public class CreatedNodeRole extends Construct implements NodeRole {
     /** Every node role needs these; the ECR policy depends on the release. */
     private static final List<String> BASE_POLICIES =
             List.of("AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonSSMManagedInstanceCore");
+
+    static final String CONFIG_MAP_ONLY = "create_iam_role = true gives the new node role an EKS access entry, but the "
+            + "cluster's authentication mode is CONFIG_MAP: switch it to API_AND_CONFIG_MAP (aws eks update-cluster-config "
+            + "--access-config authenticationMode=API_AND_CONFIG_MAP) or reuse a node group's role (create_iam_role = false).";
 
     private final IamRole role;
 
@@ -54,6 +61,13 @@ public class CreatedNodeRole extends Construct implements NodeRole {
                 .clusterName(facts.clusterName())
                 .principalArn(role.getArn())
                 .type("EC2_LINUX")
+                // Fails the plan with the way out, instead of the apply with EKS's InvalidRequestException.
+                .lifecycle(TerraformResourceLifecycle.builder()
+                        .precondition(List.of(Precondition.builder()
+                                .condition(Op.neq(facts.authenticationMode(), "CONFIG_MAP"))
+                                .errorMessage(CONFIG_MAP_ONLY)
+                                .build()))
+                        .build())
                 .build());
     }
 

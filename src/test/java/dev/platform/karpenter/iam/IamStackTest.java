@@ -233,6 +233,10 @@ class IamStackTest {
         assertThat(accessEntry.path("type").asText()).isEqualTo("EC2_LINUX");
         assertThat(accessEntry.path("principal_arn").asText()).isEqualTo("${aws_iam_role." + roleId + ".arn}");
         assertThat(accessEntry.path("cluster_name").asText()).isEqualTo("${" + data(stack, "aws_eks_cluster") + ".name}");
+        JsonNode precondition = accessEntry.at("/lifecycle/precondition/0");
+        assertThat(precondition.path("condition").asText()).isEqualTo("${(try(" + data(stack, "aws_eks_cluster")
+                + ".access_config[0].authentication_mode, \"\") != \"CONFIG_MAP\")}");
+        assertThat(precondition.path("error_message").asText()).contains("create_iam_role", "API_AND_CONFIG_MAP");
         assertThat(dataSources(stack, "aws_eks_node_group").size()).isZero();
         assertThat(output(stack, "karpenter_node_role_arn")).isEqualTo("${aws_iam_role." + roleId + ".arn}");
         assertThat(output(stack, "karpenter_node_role_name")).isEqualTo("${aws_iam_role." + roleId + ".name}");
