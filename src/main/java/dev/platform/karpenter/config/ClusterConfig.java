@@ -58,7 +58,7 @@ public record ClusterConfig(
                 namespace,
                 serviceAccount,
                 settings.stringMap("tags"),
-                IamSettings.from(settings),
+                IamSettings.from(settings, release),
                 InterruptionSettings.from(settings, clusterName),
                 ControllerSettings.from(settings),
                 NodePoolSettings.from(settings, clusterName, release),

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.config;
 
+import dev.platform.karpenter.release.KarpenterRelease;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -21,9 +22,13 @@ public record IamSettings(
 
     private static final Pattern ROLE_ARN = Pattern.compile("arn:aws[a-z-]*:iam::\\d{12}:role/[\\w+=,.@/-]{1,512}");
 
-    static IamSettings from(Settings settings) {
+    static IamSettings from(Settings settings, KarpenterRelease release) {
         ControllerIdentity identity = ControllerIdentity.parse("controller_identity",
                 settings.string("controller_identity", ControllerIdentity.IRSA.setting()));
+        if (identity == ControllerIdentity.POD_IDENTITY && !release.supportsPodIdentity()) {
+            throw new ConfigException("controller_identity \"pod_identity\" needs Karpenter 1.x; karpenter_chart_version "
+                    + release.chartVersion() + " predates EKS Pod Identity: use \"irsa\" or a 1.x chart");
+        }
         boolean create = settings.bool("create_iam_role", false);
         String nodeGroup = settings.string("node_group_name", "default");
         Optional<String> roleArn = settings.optionalString("iam_role_arn");

@@ -104,6 +104,14 @@ public record KarpenterRelease(int major, int minor, int patch) {
         return (major == 0 ? "v" : "") + major + "." + minor + ".x";
     }
 
+    /**
+     * Whether the controller can take credentials from EKS Pod Identity: that needs an AWS SDK from November 2023
+     * or later, which 0.30 and 0.31 predate.
+     */
+    public boolean supportsPodIdentity() {
+        return isV1();
+    }
+
     /** Karpenter 1.10 added handling of capacity reservation interruption warnings. */
     public boolean handlesCapacityReservationInterruptions() {
         return isV1() && minor >= 10;

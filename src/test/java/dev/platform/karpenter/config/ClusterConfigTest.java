@@ -102,6 +102,8 @@ class ClusterConfigTest {
                         "makes the node IAM role name"),
                 Arguments.of("bad identity", tfvars(V0, "controller_identity = \"kiam\""),
                         "controller_identity must be \"irsa\" or \"pod_identity\", got \"kiam\""),
+                Arguments.of("pod identity on 0.x", tfvars(V0, "controller_identity = \"pod_identity\""),
+                        "controller_identity \"pod_identity\" needs Karpenter 1.x; karpenter_chart_version v0.30.0 predates"),
                 Arguments.of("bad ami family", tfvars(V0, "ami_family = \"Ubuntu\""),
                         "ami_family must be one of \"Bottlerocket\", \"AL2023\", \"AL2\", got \"Ubuntu\""),
                 Arguments.of("bad role arn", tfvars(V0, "iam_role_arn = \"my-role\""), "iam_role_arn must be an IAM role ARN"),

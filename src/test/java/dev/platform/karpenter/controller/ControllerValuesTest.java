@@ -28,10 +28,10 @@ class ControllerValuesTest {
 
     @Test
     void podIdentityLeavesTheServiceAccountUnannotated() {
-        JsonNode values = render(TestConfigs.config(TestConfigs.V0, "controller_identity = \"pod_identity\""));
+        JsonNode values = render(TestConfigs.config(TestConfigs.V1, "controller_identity = \"pod_identity\""));
 
         assertThat(values.path("serviceAccount").has("annotations")).isFalse();
-        assertThat(values.at("/settings/aws/defaultInstanceProfile").textValue()).isEqualTo("profile");
+        assertThat(values.at("/settings/clusterName").textValue()).isEqualTo("demo");
     }
 
     @Test

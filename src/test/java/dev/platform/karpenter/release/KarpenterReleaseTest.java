@@ -18,6 +18,7 @@ class KarpenterReleaseTest {
         assertThat(release.nodeEcrPolicyName()).isEqualTo("AmazonEC2ContainerRegistryReadOnly");
         assertThat(release.needsInstanceProfile()).isTrue();
         assertThat(release.handlesCapacityReservationInterruptions()).isFalse();
+        assertThat(release.supportsPodIdentity()).isFalse();
     }
 
     @Test
@@ -31,6 +32,7 @@ class KarpenterReleaseTest {
         assertThat(release.nodeEcrPolicyName()).isEqualTo("AmazonEC2ContainerRegistryPullOnly");
         assertThat(release.needsInstanceProfile()).isFalse();
         assertThat(release.handlesCapacityReservationInterruptions()).isTrue();
+        assertThat(release.supportsPodIdentity()).isTrue();
     }
 
     @Test
