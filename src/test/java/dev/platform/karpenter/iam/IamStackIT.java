@@ -8,9 +8,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.release.ControllerPolicy;
 import dev.platform.karpenter.release.PolicyStatements;
-import dev.platform.karpenter.testing.IntegrationEnvironment;
 import dev.platform.karpenter.testing.IntegrationTest;
 import dev.platform.karpenter.testing.MotoServer;
+import dev.platform.karpenter.testing.SharedMoto;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TerraformRunner;
 import dev.platform.karpenter.testing.TestConfigs;
@@ -22,10 +22,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The synthesized IAM stack applied, re-planned and destroyed against moto holding an EKS cluster, its node group
@@ -39,34 +37,17 @@ class IamStackIT {
     /** IAM's limit on a managed policy document, white space not counted. */
     private static final int MANAGED_POLICY_MAX = 6_144;
 
-    private static MotoServer moto;
-
-    @BeforeAll
-    static void startMoto() {
-        IntegrationEnvironment.requireTools();
-        moto = MotoServer.start();
-    }
-
-    @AfterAll
-    static void stopMoto() {
-        if (moto != null) {
-            moto.close();
-        }
-    }
-
-    @BeforeEach
-    void resetMoto() {
-        moto.reset();
-    }
+    @RegisterExtension
+    static final SharedMoto MOTO = SharedMoto.resetBeforeEachTest();
 
     /** The longest cluster name the controller role name allows, so the policies are at their largest. */
     @Test
     void irsaWithTheNodeGroupRoleAppliesPlansCleanAndDestroys() throws IOException {
         String name = "irsa-reuse-" + "x".repeat(39);
-        MotoServer.EksCluster cluster = moto.createEksCluster(name, "1.27");
+        MotoServer.EksCluster cluster = MOTO.server().createEksCluster(name, "1.27");
         ClusterConfig config = config(name, TestConfigs.V0);
-        TerraformRunner terraform = new TerraformRunner(Synthesized.of(config).stackDir(name + "-iam"), moto);
-        List<String> rolesBefore = moto.listRoleNames();
+        TerraformRunner terraform = new TerraformRunner(Synthesized.of(config).stackDir(name + "-iam"), MOTO.server());
+        List<String> rolesBefore = MOTO.server().listRoleNames();
 
         terraform.init();
         terraform.validate();
@@ -79,7 +60,7 @@ class IamStackIT {
         assertThat(outputs.at("/karpenter_node_role_name/value").asText()).isEqualTo(cluster.nodeRoleName());
         assertThat(outputs.at("/karpenter_aws_node_instance_profile_name/value").asText())
                 .isEqualTo("KarpenterNodeInstanceProfile-" + name);
-        assertThat(moto.listRoleNames()).as("no node role created")
+        assertThat(MOTO.server().listRoleNames()).as("no node role created")
                 .containsExactlyInAnyOrderElementsOf(plus(rolesBefore, controllerRole));
 
         String issuer = cluster.issuerUrl().substring("https://".length());
@@ -92,7 +73,7 @@ class IamStackIT {
         assertThat(stringEquals.path(issuer + ":aud").asText()).isEqualTo("sts.amazonaws.com");
 
         assertControllerPolicies(config, "v0.30.0", controllerRole, cluster.nodeRoleArn());
-        JsonNode profile = moto.boto3("""
+        JsonNode profile = MOTO.server().boto3("""
                 emit(boto3.client("iam").get_instance_profile(InstanceProfileName=args[0])["InstanceProfile"])
                 """, "KarpenterNodeInstanceProfile-" + name);
         assertThat(profile.at("/Roles/0/RoleName").asText()).isEqualTo(cluster.nodeRoleName());
@@ -107,9 +88,9 @@ class IamStackIT {
 
         terraform.destroy();
 
-        assertThat(moto.listRoleNames()).as("the reused node role survives").containsExactlyInAnyOrderElementsOf(rolesBefore);
-        assertThat(moto.listPolicyNames()).isEmpty();
-        assertThat(moto.listInstanceProfileNames()).isEmpty();
+        assertThat(MOTO.server().listRoleNames()).as("the reused node role survives").containsExactlyInAnyOrderElementsOf(rolesBefore);
+        assertThat(MOTO.server().listPolicyNames()).isEmpty();
+        assertThat(MOTO.server().listInstanceProfileNames()).isEmpty();
     }
 
     /**
@@ -121,13 +102,13 @@ class IamStackIT {
     @Test
     void podIdentityWithACreatedNodeRoleAppliesPlansCleanAndDestroys() throws IOException {
         String name = "pod-create";
-        moto.createEksCluster(name, "1.32");
+        MOTO.server().createEksCluster(name, "1.32");
         ClusterConfig config = config(name, TestConfigs.V1,
                 "controller_identity = \"pod_identity\"", "create_iam_role = true", "irsa_use_name_prefix = true");
         Synthesized synthesized = Synthesized.of(config);
         Path stackDir = synthesized.stackDir(name + "-iam");
-        TerraformRunner terraform = new TerraformRunner(stackDir, moto);
-        List<String> rolesBefore = moto.listRoleNames();
+        TerraformRunner terraform = new TerraformRunner(stackDir, MOTO.server());
+        List<String> rolesBefore = MOTO.server().listRoleNames();
 
         terraform.init();
         terraform.validate();
@@ -143,8 +124,8 @@ class IamStackIT {
         assertThat(outputs.at("/karpenter_node_role_arn/value").asText()).isEqualTo(nodeRoleArn);
         assertThat(outputs.at("/karpenter_node_role_name/value").asText()).isEqualTo(nodeRole);
         assertThat(outputs.at("/karpenter_aws_node_instance_profile_name/value").asText()).isEmpty();
-        assertThat(moto.listRoleNames()).containsExactlyInAnyOrderElementsOf(plus(rolesBefore, controllerRole, nodeRole));
-        assertThat(moto.listInstanceProfileNames()).isEmpty();
+        assertThat(MOTO.server().listRoleNames()).containsExactlyInAnyOrderElementsOf(plus(rolesBefore, controllerRole, nodeRole));
+        assertThat(MOTO.server().listInstanceProfileNames()).isEmpty();
 
         JsonNode trust = role(controllerRole).path("AssumeRolePolicyDocument").path("Statement");
         assertThat(trust).hasSize(1);
@@ -164,9 +145,9 @@ class IamStackIT {
 
         terraform.destroy();
 
-        assertThat(moto.listRoleNames()).containsExactlyInAnyOrderElementsOf(rolesBefore);
-        assertThat(moto.listPolicyNames()).isEmpty();
-        assertThat(moto.listInstanceProfileNames()).isEmpty();
+        assertThat(MOTO.server().listRoleNames()).containsExactlyInAnyOrderElementsOf(rolesBefore);
+        assertThat(MOTO.server().listPolicyNames()).isEmpty();
+        assertThat(MOTO.server().listInstanceProfileNames()).isEmpty();
     }
 
     private static ClusterConfig config(String name, String chartVersion, String... extraLines) {
@@ -184,7 +165,7 @@ class IamStackIT {
     /** The customer-managed policies moto holds are the upstream statements, attached to the controller role. */
     private static void assertControllerPolicies(ClusterConfig config, String templateVersion, String controllerRole,
                                                  String nodeRoleArn) {
-        String clusterArn = moto.boto3("""
+        String clusterArn = MOTO.server().boto3("""
                 emit(boto3.client("eks").describe_cluster(name=args[0])["cluster"]["arn"])
                 """, config.clusterName()).asText();
         ControllerPolicy.Scope scope = new ControllerPolicy.Scope("aws", MotoServer.REGION, ACCOUNT,
@@ -193,7 +174,7 @@ class IamStackIT {
         Map<String, Set<PolicyStatements.Normalized>> expected = PolicyStatements.upstream(templateVersion, scope);
 
         Map<String, String> documents = new HashMap<>();
-        moto.boto3("""
+        MOTO.server().boto3("""
                 iam = boto3.client("iam")
                 result = {}
                 for page in iam.get_paginator("list_policies").paginate(Scope="Local"):
@@ -227,13 +208,13 @@ class IamStackIT {
     }
 
     private static JsonNode role(String name) {
-        return moto.boto3("""
+        return MOTO.server().boto3("""
                 emit(boto3.client("iam").get_role(RoleName=args[0])["Role"])
                 """, name);
     }
 
     private static List<String> attachedPolicyArns(String role) {
-        return texts(moto.boto3("""
+        return texts(MOTO.server().boto3("""
                 pages = boto3.client("iam").get_paginator("list_attached_role_policies").paginate(RoleName=args[0])
                 emit([p["PolicyArn"] for page in pages for p in page["AttachedPolicies"]])
                 """, role));
@@ -241,7 +222,7 @@ class IamStackIT {
 
     private static Map<String, String> roleTags(String role) {
         Map<String, String> tags = new HashMap<>();
-        moto.boto3("""
+        MOTO.server().boto3("""
                 emit({t["Key"]: t["Value"] for t in boto3.client("iam").list_role_tags(RoleName=args[0])["Tags"]})
                 """, role).fields().forEachRemaining(e -> tags.put(e.getKey(), e.getValue().asText()));
         return tags;

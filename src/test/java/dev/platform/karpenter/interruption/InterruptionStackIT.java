@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.platform.karpenter.testing.IntegrationEnvironment;
 import dev.platform.karpenter.testing.IntegrationTest;
 import dev.platform.karpenter.testing.MotoServer;
+import dev.platform.karpenter.testing.SharedMoto;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TerraformRunner;
 import dev.platform.karpenter.testing.TestConfigs;
@@ -15,11 +15,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /** The interruption stack applied to moto once: what AWS ends up holding, a clean re-plan, and a clean destroy. */
@@ -31,6 +31,9 @@ class InterruptionStackIT {
     private static final List<String> RULE_NAMES = List.of(CLUSTER + "-Health", CLUSTER + "-SpotInterrupt",
             CLUSTER + "-Rebalance", CLUSTER + "-StateChange", CLUSTER + "-CapacityResv");
 
+    @RegisterExtension
+    static final SharedMoto MOTO = SharedMoto.perClass();
+
     private static MotoServer moto;
     private static TerraformRunner terraform;
     private static String queueUrl;
@@ -38,8 +41,7 @@ class InterruptionStackIT {
 
     @BeforeAll
     static void applyTheStack() {
-        IntegrationEnvironment.requireTools();
-        moto = MotoServer.start();
+        moto = MOTO.server();
         Synthesized synthesized = Synthesized.of(TestConfigs.parse("""
                 cluster_name = "%s"
                 region = "%s"
@@ -57,13 +59,6 @@ class InterruptionStackIT {
         assertThat(queueUrls).hasSize(1);
         queueUrl = queueUrls.get(0);
         queueAttributes = moto.queueAttributes(queueUrl);
-    }
-
-    @AfterAll
-    static void stopMoto() {
-        if (moto != null) {
-            moto.close();
-        }
     }
 
     @Test

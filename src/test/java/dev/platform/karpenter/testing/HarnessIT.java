@@ -7,10 +7,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Proves the harness end to end on a hand-written stack, independent of the app. */
@@ -44,54 +42,37 @@ class HarnessIT {
             }
             """;
 
-    private static MotoServer moto;
-
-    @BeforeAll
-    static void startMoto() {
-        IntegrationEnvironment.requireTools();
-        moto = MotoServer.start();
-    }
-
-    @AfterAll
-    static void stopMoto() {
-        if (moto != null) {
-            moto.close();
-        }
-    }
-
-    @BeforeEach
-    void resetMoto() {
-        moto.reset();
-    }
+    @RegisterExtension
+    static final SharedMoto MOTO = SharedMoto.resetBeforeEachTest();
 
     @Test
     void appliesPlansAndDestroysAStackAgainstMoto(@TempDir Path dir) throws IOException {
         Path stack = Files.createDirectories(dir.resolve("harness-selftest"));
         Files.writeString(stack.resolve("cdk.tf.json"), STACK);
-        TerraformRunner terraform = new TerraformRunner(stack, moto);
+        TerraformRunner terraform = new TerraformRunner(stack, MOTO.server());
 
         terraform.init();
         terraform.validate();
         terraform.apply();
 
-        assertThat(moto.listRoleNames()).contains("harness-selftest");
-        List<String> queueUrls = moto.listQueueUrls();
+        assertThat(MOTO.server().listRoleNames()).contains("harness-selftest");
+        List<String> queueUrls = MOTO.server().listQueueUrls();
         assertThat(queueUrls).hasSize(1);
         String queueUrl = queueUrls.get(0);
         assertThat(queueUrl).endsWith("/harness-selftest");
         assertThat(terraform.output().at("/queue_url/value").asText()).isEqualTo(queueUrl);
-        assertThat(moto.queueAttributes(queueUrl)).containsKey("QueueArn");
+        assertThat(MOTO.server().queueAttributes(queueUrl)).containsKey("QueueArn");
         assertThat(terraform.plan()).as("plan exit code right after apply").isZero();
 
         terraform.destroy();
 
-        assertThat(moto.listQueueUrls()).isEmpty();
-        assertThat(moto.listRoleNames()).doesNotContain("harness-selftest");
+        assertThat(MOTO.server().listQueueUrls()).isEmpty();
+        assertThat(MOTO.server().listRoleNames()).doesNotContain("harness-selftest");
     }
 
     @Test
     void seedsAnEksClusterWithOidcProviderAndNodeGroup() {
-        MotoServer.EksCluster cluster = moto.createEksCluster("selftest", "1.29");
+        MotoServer.EksCluster cluster = MOTO.server().createEksCluster("selftest", "1.29");
 
         assertThat(cluster.clusterName()).isEqualTo("selftest");
         assertThat(cluster.issuerUrl()).startsWith("https://oidc.eks.us-east-1.amazonaws.com/id/");
@@ -99,9 +80,9 @@ class HarnessIT {
                 .endsWith(":oidc-provider/" + cluster.issuerUrl().substring("https://".length()));
         assertThat(cluster.nodeRoleName()).isEqualTo("selftest-node-role");
         assertThat(cluster.nodeRoleArn()).endsWith(":role/selftest-node-role");
-        assertThat(moto.listRoleNames()).contains("selftest-node-role");
+        assertThat(MOTO.server().listRoleNames()).contains("selftest-node-role");
 
-        JsonNode nodeGroup = moto.boto3("""
+        JsonNode nodeGroup = MOTO.server().boto3("""
                 eks = boto3.client("eks")
                 emit(eks.describe_nodegroup(clusterName=args[0], nodegroupName="default")["nodegroup"])
                 """, cluster.clusterName());
