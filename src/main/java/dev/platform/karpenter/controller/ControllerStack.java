@@ -7,45 +7,23 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.interruption.InterruptionStack;
 import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
-import imports.helm.release.Release;
 import java.util.List;
 import software.constructs.Construct;
 
 /** {@code <cluster>-karpenter}: the ECR Public token and the Karpenter CRD and controller Helm releases. */
 public class ControllerStack extends TerraformStack {
-    private final ClusterAccess clusterAccess;
-    private final KarpenterCharts charts;
-
     public ControllerStack(Construct scope, ClusterConfig config, IamStack iam, InterruptionStack interruption) {
         super(scope, config.stackName("karpenter"));
         AwsProviders.regional(this, config);
         addDependency(iam);
         addDependency(interruption);
-        clusterAccess = new ClusterAccess(this, "cluster-access", config);
+        ClusterAccess clusterAccess = new ClusterAccess(this, "cluster-access", config);
         DataAwsEksCluster cluster = clusterAccess.cluster();
         ControllerValues values = ControllerValues.of(config, cluster.getEndpoint(),
                 iam.controllerRoleArn(), iam.instanceProfileName(), interruption.queueName());
         EcrPublicToken token = new EcrPublicToken(this, "ecr-public");
         clusterAccess.helm().setRegistry(List.of(token.helmRegistryLogin()));
-        charts = new KarpenterCharts(this, "charts", config, token, values,
+        new KarpenterCharts(this, "charts", config, token, values,
                 KubernetesVersionCheck.of(config.release(), config.clusterName(), cluster.getVersion()));
-    }
-
-    /**
-     * The cluster data source and helm provider of this stack. Providers do not cross stacks: another stack that
-     * talks to the cluster builds its own ClusterAccess.
-     */
-    public ClusterAccess clusterAccess() {
-        return clusterAccess;
-    }
-
-    /** The controller release; a stack that needs it running declares {@code addDependency(controllerStack)}. */
-    public Release controllerRelease() {
-        return charts.controller();
-    }
-
-    /** The CRD release, applied before the controller release. */
-    public Release crdRelease() {
-        return charts.crds();
     }
 }

@@ -21,35 +21,23 @@ public final class KarpenterCharts extends Construct {
     /** The token rotates every 12 hours; without this every plan would show the release as changed. */
     private static final String ROTATING_PASSWORD = "repository_password";
 
-    private final Release crds;
-    private final Release controller;
-
     public KarpenterCharts(Construct scope, String id, ClusterConfig config, EcrPublicToken token,
             ControllerValues values, Precondition kubernetesVersionCheck) {
         super(scope, id);
-        crds = new Release(this, "crd", chart(config, token, CRD_CHART)
+        Release crds = new Release(this, "crd", chart(config, token, CRD_CHART)
                 .lifecycle(TerraformResourceLifecycle.builder()
                         .ignoreChanges(List.of(ROTATING_PASSWORD))
                         .precondition(List.of(kubernetesVersionCheck))
                         .build())
                 .build());
         crds.overrideLogicalId("karpenter_crd");
-        controller = new Release(this, "controller", chart(config, token, CONTROLLER_CHART)
+        Release controller = new Release(this, "controller", chart(config, token, CONTROLLER_CHART)
                 .skipCrds(true)
                 .values(List.of(values.toYaml()))
                 .lifecycle(TerraformResourceLifecycle.builder().ignoreChanges(List.of(ROTATING_PASSWORD)).build())
                 .dependsOn(List.of(crds))
                 .build());
         controller.overrideLogicalId("karpenter");
-    }
-
-    /** The CRD release, installed first; it carries the Kubernetes version precondition. */
-    public Release crds() {
-        return crds;
-    }
-
-    public Release controller() {
-        return controller;
     }
 
     private static ReleaseConfig.Builder chart(ClusterConfig config, EcrPublicToken token, String chart) {
