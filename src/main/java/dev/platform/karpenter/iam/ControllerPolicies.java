@@ -6,10 +6,13 @@ import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocument;
 import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentConfig;
 import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatement;
 import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatementCondition;
+import imports.aws.data_aws_kms_key.DataAwsKmsKey;
+import imports.aws.data_aws_kms_key.DataAwsKmsKeyConfig;
 import imports.aws.iam_policy.IamPolicy;
 import imports.aws.iam_policy.IamPolicyConfig;
 import imports.aws.iam_role_policy_attachment.IamRolePolicyAttachment;
 import imports.aws.iam_role_policy_attachment.IamRolePolicyAttachmentConfig;
+import java.util.ArrayList;
 import java.util.List;
 import software.constructs.Construct;
 
@@ -28,7 +31,11 @@ public class ControllerPolicies extends Construct {
                 + config.names().queue();
         ControllerPolicy.Scope policyScope = new ControllerPolicy.Scope(facts.partition(), facts.region(),
                 facts.accountId(), config.clusterName(), facts.clusterArn(), queueArn, nodeRole.arn());
-        for (ControllerPolicy.Group group : ControllerPolicy.groups(config.release(), policyScope)) {
+        List<ControllerPolicy.Group> groups = new ArrayList<>(ControllerPolicy.groups(config.release(), policyScope));
+        config.interruption().kmsKeyId().ifPresent(keyId -> groups.add(ControllerPolicy.queueEncryption(
+                // Resolves a key id, alias or ARN to the key's ARN, the only form an IAM resource accepts.
+                new DataAwsKmsKey(this, "queue-key", DataAwsKmsKeyConfig.builder().keyId(keyId).build()).getArn())));
+        for (ControllerPolicy.Group group : groups) {
             DataAwsIamPolicyDocument document = new DataAwsIamPolicyDocument(this, group.name() + "-document",
                     DataAwsIamPolicyDocumentConfig.builder()
                             .statement(group.statements().stream().map(ControllerPolicies::statement).toList())

@@ -25,6 +25,15 @@ public final class ControllerPolicy {
     }
 
     /**
+     * Not in upstream's templates, which assume SQS-managed encryption: a queue encrypted with a customer managed
+     * KMS key (queue_kms_key_id) can only be read by a controller that may decrypt with that key.
+     */
+    public static Group queueEncryption(String keyArn) {
+        return new Group("QueueEncryption", List.of(
+                Statement.allow("AllowInterruptionQueueDecryption", List.of("kms:Decrypt"), List.of(keyArn))));
+    }
+
+    /**
      * Where the policy applies. Values may be Terraform expressions (tokens) resolved at plan time.
      *
      * @param clusterArn  the cluster's ARN, i.e. {@code arn:<partition>:eks:<region>:<account>:cluster/<name>}

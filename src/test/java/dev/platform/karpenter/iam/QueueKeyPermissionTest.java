@@ -1,0 +1,68 @@
+package dev.platform.karpenter.iam;
+
+import static dev.platform.karpenter.testing.Synthesized.dataSources;
+import static dev.platform.karpenter.testing.Synthesized.resources;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.testing.Synthesized;
+import dev.platform.karpenter.testing.TestConfigs;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A queue encrypted with a customer managed key: the controller may decrypt with exactly that key. */
+class QueueKeyPermissionTest {
+    private static final String KEY_ALIAS = "alias/karpenter-queue";
+    private static final JsonNode WITH_KEY = Synthesized.of(TestConfigs.config(TestConfigs.V1,
+            "queue_kms_key_id = \"" + KEY_ALIAS + "\"")).stack("demo-iam");
+    private static final JsonNode WITHOUT_KEY = Synthesized.of(TestConfigs.config(TestConfigs.V1)).stack("demo-iam");
+
+    @Test
+    void resolvesTheConfiguredKeyToItsArnAndAllowsDecryptOnIt() {
+        JsonNode key = dataSources(WITH_KEY, "aws_kms_key").elements().next();
+        assertThat(key.path("key_id").asText()).isEqualTo(KEY_ALIAS);
+        String keyArn = "${data.aws_kms_key." + dataSources(WITH_KEY, "aws_kms_key").fieldNames().next() + ".arn}";
+
+        JsonNode document = policyDocument(WITH_KEY, "QueueEncryption");
+        assertThat(document.path("statement")).hasSize(1);
+        JsonNode statement = document.path("statement").get(0);
+        assertThat(statement.path("sid").asText()).isEqualTo("AllowInterruptionQueueDecryption");
+        assertThat(statement.path("effect").asText()).isEqualTo("Allow");
+        assertThat(texts(statement.path("actions"))).containsExactly("kms:Decrypt");
+        assertThat(texts(statement.path("resources"))).containsExactly(keyArn);
+
+        assertThat(policyNames(WITH_KEY)).contains("KarpenterController-demo-QueueEncryption");
+    }
+
+    @Test
+    void sqsManagedEncryptionNeedsNoKeyPermission() {
+        assertThat(dataSources(WITHOUT_KEY, "aws_kms_key").isMissingNode()).isTrue();
+        assertThat(policyNames(WITHOUT_KEY)).noneMatch(name -> name.endsWith("QueueEncryption"));
+    }
+
+    private static JsonNode policyDocument(JsonNode stack, String group) {
+        for (var entry : iterable(dataSources(stack, "aws_iam_policy_document"))) {
+            if (entry.getKey().contains(group)) {
+                return entry.getValue();
+            }
+        }
+        throw new AssertionError("no policy document for " + group);
+    }
+
+    private static List<String> policyNames(JsonNode stack) {
+        List<String> names = new ArrayList<>();
+        resources(stack, "aws_iam_policy").forEach(policy -> names.add(policy.path("name").asText()));
+        return names;
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(v -> values.add(v.asText()));
+        return values;
+    }
+
+    private static Iterable<java.util.Map.Entry<String, JsonNode>> iterable(JsonNode node) {
+        return node::fields;
+    }
+}
