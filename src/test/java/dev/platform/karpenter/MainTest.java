@@ -36,7 +36,7 @@ class MainTest {
     @Test
     void aBadClusterInADirectoryStopsEveryCluster() throws IOException {
         Path dir = Files.createDirectory(project.resolve("clusters"));
-        Files.writeString(dir.resolve("a.tfvars"), TestConfigs.tfvars(TestConfigs.V0).replace("\"demo\"", "\"a\""));
+        Files.writeString(dir.resolve("a.tfvars"), TestConfigs.tfvarsFor("a", "us-west-2", TestConfigs.V0));
         Files.writeString(dir.resolve("b.tfvars"), TestConfigs.tfvars(TestConfigs.V0, "region2 = \"x\""));
 
         int status = Main.run(project, Map.of("KARPENTER_TFVARS", "clusters", "CDKTF_OUTDIR", "out"), new PrintStream(err));

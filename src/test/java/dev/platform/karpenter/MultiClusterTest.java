@@ -32,9 +32,9 @@ class MultiClusterTest {
     static void synthesizeTwoClusters() throws IOException {
         Path clusters = Files.createDirectories(project.resolve("clusters"));
         Files.writeString(clusters.resolve("staging.tfvars"),
-                TestConfigs.tfvars(TestConfigs.V0).replace("\"demo\"", "\"staging\""));
+                TestConfigs.tfvarsFor("staging", "us-west-2", TestConfigs.V0));
         Files.writeString(clusters.resolve("production.tfvars"),
-                TestConfigs.tfvars(TestConfigs.V1).replace("\"demo\"", "\"production\""));
+                TestConfigs.tfvarsFor("production", "us-west-2", TestConfigs.V1));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
 
         int status = Main.run(project, Map.of("KARPENTER_TFVARS", "clusters", "KARPENTER_OUTDIR", "cdktf.out",

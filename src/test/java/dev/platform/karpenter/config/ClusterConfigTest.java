@@ -148,6 +148,6 @@ class ClusterConfigTest {
     }
 
     private static String tfvarsNamed(String clusterName, String... extra) {
-        return tfvars(V0, extra).replace("cluster_name = \"demo\"", "cluster_name = \"" + clusterName + "\"");
+        return dev.platform.karpenter.testing.TestConfigs.tfvarsFor(clusterName, "us-west-2", V0, extra);
     }
 }

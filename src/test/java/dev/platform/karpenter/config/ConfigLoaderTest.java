@@ -51,8 +51,8 @@ class ConfigLoaderTest {
 
     @Test
     void aDirectoryHoldsOneClusterPerFileInNameOrder() throws IOException {
-        Files.writeString(project.resolve("b-prod.tfvars"), TestConfigs.tfvars(TestConfigs.V1).replace("\"demo\"", "\"prod\""));
-        Files.writeString(project.resolve("a-staging.tfvars"), TestConfigs.tfvars(TestConfigs.V0).replace("\"demo\"", "\"staging\""));
+        Files.writeString(project.resolve("b-prod.tfvars"), TestConfigs.tfvarsFor("prod", "us-west-2", TestConfigs.V1));
+        Files.writeString(project.resolve("a-staging.tfvars"), TestConfigs.tfvarsFor("staging", "us-west-2", TestConfigs.V0));
         Files.writeString(project.resolve("notes.txt"), "ignored");
 
         List<ClusterConfig> clusters = ConfigLoader.load(project);

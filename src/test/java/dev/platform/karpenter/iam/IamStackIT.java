@@ -151,15 +151,9 @@ class IamStackIT {
     }
 
     private static ClusterConfig config(String name, String chartVersion, String... extraLines) {
-        StringBuilder tfvars = new StringBuilder()
-                .append("cluster_name = \"").append(name).append("\"\n")
-                .append("region = \"").append(MotoServer.REGION).append("\"\n")
-                .append("karpenter_chart_version = \"").append(chartVersion).append("\"\n")
-                .append("tags = { Team = \"platform\" }\n");
-        for (String line : extraLines) {
-            tfvars.append(line).append('\n');
-        }
-        return TestConfigs.parse(tfvars.toString());
+        List<String> lines = new ArrayList<>(List.of("tags = { Team = \"platform\" }"));
+        lines.addAll(List.of(extraLines));
+        return TestConfigs.configFor(name, MotoServer.REGION, chartVersion, lines.toArray(String[]::new));
     }
 
     /** The customer-managed policies moto holds are the upstream statements, attached to the controller role. */

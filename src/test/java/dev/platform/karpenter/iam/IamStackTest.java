@@ -49,14 +49,7 @@ class IamStackTest {
     }
 
     private static void add(String cluster, String chartVersion, String... extraLines) {
-        StringBuilder tfvars = new StringBuilder()
-                .append("cluster_name = \"").append(cluster).append("\"\n")
-                .append("region = \"us-west-2\"\n")
-                .append("karpenter_chart_version = \"").append(chartVersion).append("\"\n");
-        for (String line : extraLines) {
-            tfvars.append(line).append('\n');
-        }
-        CONFIGS.put(cluster, TestConfigs.parse(tfvars.toString()));
+        CONFIGS.put(cluster, TestConfigs.configFor(cluster, "us-west-2", chartVersion, extraLines));
     }
 
     private static JsonNode stack(String cluster) {

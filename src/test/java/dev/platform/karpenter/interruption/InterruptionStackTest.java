@@ -51,14 +51,7 @@ class InterruptionStackTest {
             cluster(LONGEST_CLUSTER, "1.14.1"));
 
     private static ClusterConfig cluster(String name, String chartVersion, String... extraLines) {
-        StringBuilder tfvars = new StringBuilder()
-                .append("cluster_name = \"").append(name).append("\"\n")
-                .append("region = \"us-west-2\"\n")
-                .append("karpenter_chart_version = \"").append(chartVersion).append("\"\n");
-        for (String line : extraLines) {
-            tfvars.append(line).append('\n');
-        }
-        return TestConfigs.parse(tfvars.toString());
+        return TestConfigs.configFor(name, "us-west-2", chartVersion, extraLines);
     }
 
     private static JsonNode stack(String cluster) {

@@ -14,9 +14,14 @@ public final class TestConfigs {
 
     /** The required settings for cluster "demo" in us-west-2 at {@code chartVersion}, plus {@code extraLines}. */
     public static String tfvars(String chartVersion, String... extraLines) {
+        return tfvarsFor("demo", "us-west-2", chartVersion, extraLines);
+    }
+
+    /** The required settings for {@code clusterName} in {@code region} at {@code chartVersion}, plus {@code extraLines}. */
+    public static String tfvarsFor(String clusterName, String region, String chartVersion, String... extraLines) {
         StringBuilder text = new StringBuilder()
-                .append("cluster_name = \"demo\"\n")
-                .append("region = \"us-west-2\"\n")
+                .append("cluster_name = \"").append(clusterName).append("\"\n")
+                .append("region = \"").append(region).append("\"\n")
                 .append("karpenter_chart_version = \"").append(chartVersion).append("\"\n");
         for (String line : extraLines) {
             text.append(line).append('\n');
@@ -26,6 +31,10 @@ public final class TestConfigs {
 
     public static ClusterConfig config(String chartVersion, String... extraLines) {
         return parse(tfvars(chartVersion, extraLines));
+    }
+
+    public static ClusterConfig configFor(String clusterName, String region, String chartVersion, String... extraLines) {
+        return parse(tfvarsFor(clusterName, region, chartVersion, extraLines));
     }
 
     /** Parses tfvars text that replaces the defaults entirely (e.g. to change cluster_name). */
