@@ -11,10 +11,16 @@ import dev.platform.karpenter.interruption.InterruptionStack;
 import dev.platform.karpenter.nodepools.NodePoolsStack;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /** Wiring only: one cdktf App, four stacks per cluster, each with its own state. */
 public final class KarpenterApp {
     private KarpenterApp() {
+    }
+
+    /** The cdktf App writing into {@code synthDir}. Creating it starts the jsii kernel, a Node.js process. */
+    public static App newApp(Path synthDir) {
+        return new App(AppConfig.builder().outdir(synthDir.toString()).build());
     }
 
     /**
@@ -23,14 +29,21 @@ public final class KarpenterApp {
      * @param stateDirFromStack the project directory relative to a stack's working directory in the final output
      */
     public static void synthesize(List<ClusterConfig> clusters, Path synthDir, String stateDirFromStack) {
-        App app = new App(AppConfig.builder().outdir(synthDir.toString()).build());
+        synthesize(newApp(synthDir), clusters, stateDirFromStack);
+    }
+
+    /** Adds the four stacks of every cluster to {@code app} and synthesizes it. */
+    public static void synthesize(App app, List<ClusterConfig> clusters, String stateDirFromStack) {
         for (ClusterConfig config : clusters) {
             IamStack iam = new IamStack(app, config);
             InterruptionStack interruption = new InterruptionStack(app, config);
             ControllerStack controller = new ControllerStack(app, config, iam, interruption);
             NodePoolsStack nodePools = new NodePoolsStack(app, config, iam, controller);
-            for (TerraformStack stack : List.of(iam, interruption, controller, nodePools)) {
-                StateBackends.configure(stack, stack.toString(), config.backend(), stateDirFromStack);
+            List<Map.Entry<String, TerraformStack>> byConcern = List.of(Map.entry(IamStack.CONCERN, iam),
+                    Map.entry(InterruptionStack.CONCERN, interruption), Map.entry(ControllerStack.CONCERN, controller),
+                    Map.entry(NodePoolsStack.CONCERN, nodePools));
+            for (Map.Entry<String, TerraformStack> stack : byConcern) {
+                StateBackends.configure(stack.getValue(), config.stackName(stack.getKey()), config.backend(), stateDirFromStack);
             }
         }
         app.synth();

@@ -36,9 +36,11 @@ public final class Main {
     }
 
     static int run(Path projectDir, Map<String, String> env, PrintStream err, boolean staged) {
-        List<ClusterConfig> clusters;
+        List<Path> tfvarsFiles;
+        int processes;
         try {
-            clusters = ConfigLoader.load(ConfigLoader.locate(projectDir, env, err), env);
+            tfvarsFiles = ConfigLoader.files(ConfigLoader.locate(projectDir, env, err));
+            processes = Synthesis.processes(tfvarsFiles.size(), env);
         } catch (ConfigException e) {
             err.println("error: " + e.getMessage());
             return EXIT_BAD_INPUT;
@@ -47,18 +49,32 @@ public final class Main {
                 .normalize();
         // Terraform runs in <outdir>/stacks/<stack>; local state paths are relative to that, so the project moves freely.
         String stateDir = outdir.resolve("stacks").resolve("any-stack").relativize(projectDir).toString();
-        if (!staged) {
-            KarpenterApp.synthesize(clusters, outdir, stateDir);
-            return 0;
-        }
         Path staging = null;
         try {
+            if (!staged) {
+                // Straight into the output directory, which the kernel creates as it starts: validate first.
+                List<ClusterConfig> clusters = ConfigLoader.load(tfvarsFiles, env);
+                try (Synthesis synthesis = Synthesis.start(tfvarsFiles, outdir, stateDir, processes)) {
+                    synthesis.complete(clusters);
+                }
+                return 0;
+            }
             staging = OutputDirectory.stagingFor(outdir);
-            KarpenterApp.synthesize(clusters, staging, stateDir);
+            // The kernel (and any workers) start while the configuration is read and validated; on bad input the
+            // staging directory they write to goes, and nothing else was touched.
+            try (Synthesis synthesis = Synthesis.start(tfvarsFiles, staging, stateDir, processes)) {
+                synthesis.complete(ConfigLoader.load(tfvarsFiles, env));
+            }
             OutputDirectory.publish(staging, outdir);
             return 0;
+        } catch (ConfigException e) {
+            err.println("error: " + e.getMessage());
+            return EXIT_BAD_INPUT;
         } catch (IOException e) {
             err.println("error: cannot write " + outdir + ": " + e.getMessage());
+            return 1;
+        } catch (Synthesis.WorkerFailure e) {
+            err.println("error: " + e.getMessage());
             return 1;
         } finally {
             if (staging != null) {

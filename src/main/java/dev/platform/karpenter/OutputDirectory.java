@@ -3,10 +3,13 @@ package dev.platform.karpenter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -26,18 +29,37 @@ public final class OutputDirectory {
         return Files.createTempDirectory(parent, "." + outdir.getFileName() + ".staging-");
     }
 
-    /** Replaces what a previous synth wrote in {@code outdir} with the staged result, then removes the staging dir. */
+    /**
+     * Replaces what a previous synth wrote in {@code outdir} with the staged result, then removes the staging dir.
+     * Whole stack directories are moved (one rename each, whatever they hold), after the Terraform working files of
+     * the previous synth have been carried over into them.
+     */
     public static void publish(Path staged, Path outdir) throws IOException {
-        Files.createDirectories(outdir);
-        clearPreviousSynth(outdir);
-        try (Stream<Path> paths = Files.walk(staged)) {
-            for (Path source : paths.sorted().toList()) {
-                Path target = outdir.resolve(staged.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
+        Path stagedStacks = staged.resolve("stacks");
+        Path stacks = Files.createDirectories(outdir.resolve("stacks"));
+        Set<String> published = Files.isDirectory(stagedStacks) ? names(stagedStacks) : Set.of();
+        for (String previous : names(stacks)) {
+            Path previousDir = stacks.resolve(previous);
+            if (published.contains(previous)) {
+                for (String kept : TERRAFORM_WORKING_FILES) {
+                    if (Files.exists(previousDir.resolve(kept), LinkOption.NOFOLLOW_LINKS)) {
+                        Files.move(previousDir.resolve(kept), stagedStacks.resolve(previous).resolve(kept),
+                                StandardCopyOption.REPLACE_EXISTING);
+                    }
                 }
+                deleteRecursively(previousDir);
+            } else {
+                clearExceptTerraformWorkingFiles(previousDir);
+            }
+        }
+        for (String stack : published) {
+            Files.move(stagedStacks.resolve(stack), stacks.resolve(stack));
+        }
+        for (String entry : names(staged)) {
+            if (!entry.equals("stacks")) {
+                Path target = outdir.resolve(entry);
+                deleteRecursively(target);
+                Files.move(staged.resolve(entry), target);
             }
         }
         deleteRecursively(staged);
@@ -56,21 +78,20 @@ public final class OutputDirectory {
         }
     }
 
-    private static void clearPreviousSynth(Path outdir) throws IOException {
-        Files.deleteIfExists(outdir.resolve("manifest.json"));
-        Path stacks = outdir.resolve("stacks");
-        if (!Files.isDirectory(stacks)) {
+    private static Set<String> names(Path dir) throws IOException {
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.map(entry -> entry.getFileName().toString()).collect(Collectors.toCollection(TreeSet::new));
+        }
+    }
+
+    private static void clearExceptTerraformWorkingFiles(Path stackDir) throws IOException {
+        if (!Files.isDirectory(stackDir)) {
+            deleteRecursively(stackDir);
             return;
         }
-        try (Stream<Path> stackDirs = Files.list(stacks)) {
-            for (Path stackDir : stackDirs.toList()) {
-                try (Stream<Path> entries = Files.list(stackDir)) {
-                    for (Path entry : entries.toList()) {
-                        if (!TERRAFORM_WORKING_FILES.contains(entry.getFileName().toString())) {
-                            deleteRecursively(entry);
-                        }
-                    }
-                }
+        for (String entry : names(stackDir)) {
+            if (!TERRAFORM_WORKING_FILES.contains(entry)) {
+                deleteRecursively(stackDir.resolve(entry));
             }
         }
     }

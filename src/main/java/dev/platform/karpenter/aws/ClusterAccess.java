@@ -2,6 +2,7 @@ package dev.platform.karpenter.aws;
 
 import com.hashicorp.cdktf.Fn;
 import com.hashicorp.cdktf.TerraformStack;
+import com.hashicorp.cdktf.Token;
 import dev.platform.karpenter.config.ClusterConfig;
 import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
 import imports.aws.data_aws_eks_cluster.DataAwsEksClusterConfig;
@@ -22,15 +23,19 @@ import software.constructs.Construct;
  */
 public final class ClusterAccess extends Construct {
     private final DataAwsEksCluster cluster;
+    private final String endpoint;
     private final HelmProvider helm;
 
-    public ClusterAccess(Construct scope, String id, ClusterConfig config) {
-        super(scope, id);
+    public ClusterAccess(TerraformStack stack, String id, ClusterConfig config) {
+        super(stack, id);
         cluster = new DataAwsEksCluster(this, "cluster", DataAwsEksClusterConfig.builder().name(config.clusterName()).build());
+        endpoint = cluster.getEndpoint();
         helm = new HelmProvider(this, "helm", HelmProviderConfig.builder()
                 .kubernetes(HelmProviderKubernetes.builder()
-                        .host(cluster.getEndpoint())
-                        .clusterCaCertificate(Fn.base64decode(cluster.getCertificateAuthority().get(0).getData()))
+                        .host(endpoint)
+                        // One reference to the nested attribute, rather than walking the typed lists (a jsii call a step).
+                        .clusterCaCertificate(Fn.base64decode(Token.asString(
+                                cluster.interpolationForAttribute("certificate_authority[0].data"))))
                         .exec(HelmProviderKubernetesExec.builder()
                                 .apiVersion("client.authentication.k8s.io/v1beta1")
                                 .command("aws")
@@ -41,12 +46,17 @@ public final class ClusterAccess extends Construct {
                 .build());
         // The published helm bindings declare the bare source "helm"; Terraform reads that as hashicorp/helm, but
         // the full address says so to a reader and to tools that match on it.
-        TerraformStack.of(this).addOverride("terraform.required_providers.helm.source", "hashicorp/helm");
+        stack.addOverride("terraform.required_providers.helm.source", "hashicorp/helm");
     }
 
     /** The existing cluster (endpoint, CA, Kubernetes version, OIDC issuer), read at plan time. */
     public DataAwsEksCluster cluster() {
         return cluster;
+    }
+
+    /** The cluster's API server URL, a reference to the cluster data source. */
+    public String endpoint() {
+        return endpoint;
     }
 
     public HelmProvider helm() {

@@ -62,6 +62,11 @@ public final class ConfigLoader {
 
     /** Like {@link #load(Path)}, with the state backend settings found in {@code env} taking precedence. */
     public static List<ClusterConfig> load(Path source, Map<String, String> env) {
+        return load(files(source), env);
+    }
+
+    /** Like {@link #load(Path, Map)}, for the files {@link #files(Path)} lists. */
+    public static List<ClusterConfig> load(List<Path> files, Map<String, String> env) {
         Map<String, Object> overrides = new HashMap<>();
         BACKEND_ENV_OVERRIDES.forEach((variable, key) -> {
             String value = env.get(variable);
@@ -69,7 +74,6 @@ public final class ConfigLoader {
                 overrides.put(key, value);
             }
         });
-        List<Path> files = filesOf(source);
         List<ClusterConfig> configs = new ArrayList<>();
         Map<String, Path> clusters = new HashMap<>();
         for (Path file : files) {
@@ -103,7 +107,8 @@ public final class ConfigLoader {
         return config;
     }
 
-    private static List<Path> filesOf(Path source) {
+    /** The tfvars files of a source, one per cluster: the file itself, or a directory's *.tfvars in name order. */
+    public static List<Path> files(Path source) {
         if (!Files.isDirectory(source)) {
             return List.of(source);
         }

@@ -12,14 +12,17 @@ import software.constructs.Construct;
 
 /** {@code <cluster>-karpenter}: the ECR Public token and the Karpenter CRD and controller Helm releases. */
 public class ControllerStack extends TerraformStack {
+    /** The stack is named {@code <cluster_name>-karpenter}. */
+    public static final String CONCERN = "karpenter";
+
     public ControllerStack(Construct scope, ClusterConfig config, IamStack iam, InterruptionStack interruption) {
-        super(scope, config.stackName("karpenter"));
+        super(scope, config.stackName(CONCERN));
         AwsProviders.regional(this, config);
         addDependency(iam);
         addDependency(interruption);
         ClusterAccess clusterAccess = new ClusterAccess(this, "cluster-access", config);
         DataAwsEksCluster cluster = clusterAccess.cluster();
-        ControllerValues values = ControllerValues.of(config, cluster.getEndpoint(),
+        ControllerValues values = ControllerValues.of(config, clusterAccess.endpoint(),
                 iam.controllerRoleArn(), iam.instanceProfileName(), interruption.queueName());
         EcrPublicToken token = new EcrPublicToken(this, "ecr-public");
         clusterAccess.helm().setRegistry(List.of(token.helmRegistryLogin()));

@@ -23,7 +23,8 @@ public final class EcrPublicToken extends Construct {
     public static final String PROVIDER_ALIAS = "us_east_1";
     public static final String REGISTRY = "oci://public.ecr.aws";
 
-    private final DataAwsEcrpublicAuthorizationToken token;
+    private final String userName;
+    private final String password;
 
     public EcrPublicToken(Construct scope, String id) {
         super(scope, id);
@@ -31,10 +32,11 @@ public final class EcrPublicToken extends Construct {
                 .alias(PROVIDER_ALIAS)
                 .region(REGION)
                 .build());
-        token = new DataAwsEcrpublicAuthorizationToken(this, "token", DataAwsEcrpublicAuthorizationTokenConfig.builder()
-                .provider(usEast1)
-                .build());
+        DataAwsEcrpublicAuthorizationToken token = new DataAwsEcrpublicAuthorizationToken(this, "token",
+                DataAwsEcrpublicAuthorizationTokenConfig.builder().provider(usEast1).build());
         token.overrideLogicalId("ecr_public");
+        userName = token.getUserName();
+        password = token.getPassword();
     }
 
     /** A helm provider registry login with this run's token; provider configuration is never stored in state. */
@@ -43,10 +45,10 @@ public final class EcrPublicToken extends Construct {
     }
 
     public String userName() {
-        return token.getUserName();
+        return userName;
     }
 
     public String password() {
-        return token.getPassword();
+        return password;
     }
 }

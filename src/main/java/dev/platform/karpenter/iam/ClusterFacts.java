@@ -1,6 +1,7 @@
 package dev.platform.karpenter.iam;
 
 import com.hashicorp.cdktf.Fn;
+import com.hashicorp.cdktf.TerraformLocal;
 import com.hashicorp.cdktf.Token;
 import dev.platform.karpenter.config.ClusterConfig;
 import imports.aws.data_aws_caller_identity.DataAwsCallerIdentity;
@@ -14,24 +15,31 @@ import software.constructs.Construct;
 /**
  * What the IAM documents need to know about the account and the existing cluster, read at plan time so no ARN is
  * ever typed by hand (and the partition is right in China and GovCloud).
+ *
+ * <p>Each attribute is a reference token fetched from the jsii kernel once and then reused: every read is a round
+ * trip to Node.js, which adds up over many clusters.
  */
 public class ClusterFacts extends Construct {
     private final DataAwsPartition partition;
-    private final DataAwsRegion region;
-    private final DataAwsCallerIdentity account;
     private final DataAwsEksCluster cluster;
+    private final String partitionName;
+    private final String regionName;
+    private final String accountId;
+    private String oidcIssuerUrl;
+    private String oidcIssuerHostPath;
 
     public ClusterFacts(Construct scope, String id, ClusterConfig config) {
         super(scope, id);
         partition = new DataAwsPartition(this, "partition");
-        region = new DataAwsRegion(this, "region");
-        account = new DataAwsCallerIdentity(this, "account");
+        partitionName = partition.getPartition();
+        regionName = new DataAwsRegion(this, "region").getName();
+        accountId = new DataAwsCallerIdentity(this, "account").getAccountId();
         cluster = new DataAwsEksCluster(this, "cluster", DataAwsEksClusterConfig.builder().name(config.clusterName()).build());
     }
 
     /** aws, aws-cn or aws-us-gov. */
     public String partition() {
-        return partition.getPartition();
+        return partitionName;
     }
 
     /** amazonaws.com, or amazonaws.com.cn in China: the suffix of service principals. */
@@ -40,11 +48,11 @@ public class ClusterFacts extends Construct {
     }
 
     public String region() {
-        return region.getName();
+        return regionName;
     }
 
     public String accountId() {
-        return account.getAccountId();
+        return accountId;
     }
 
     /** The cluster's name as EKS reports it, so resources that take it also wait for the cluster to be read. */
@@ -58,12 +66,23 @@ public class ClusterFacts extends Construct {
 
     /** The cluster's OIDC issuer URL, {@code https://oidc.eks.<region>.amazonaws.com/id/<id>}. */
     public String oidcIssuerUrl() {
-        return cluster.getIdentity().get(0).getOidc().get(0).getIssuer();
+        if (oidcIssuerUrl == null) {
+            // One reference to the nested attribute, rather than walking the typed lists (a jsii call a step).
+            oidcIssuerUrl = Token.asString(cluster.interpolationForAttribute("identity[0].oidc[0].issuer"));
+        }
+        return oidcIssuerUrl;
     }
 
-    /** The issuer without its scheme: the prefix of the OIDC condition keys (e.g. {@code <issuer>:sub}). */
+    /**
+     * The issuer without its scheme: the prefix of the OIDC condition keys (e.g. {@code <issuer>:sub}). A local
+     * value, so a policy document embedding it holds a plain reference rather than a call with quoted arguments.
+     */
     public String oidcIssuerHostPath() {
-        return Fn.replace(oidcIssuerUrl(), "https://", "");
+        if (oidcIssuerHostPath == null) {
+            oidcIssuerHostPath = new TerraformLocal(this, "oidc_issuer_host_path",
+                    Fn.replace(oidcIssuerUrl(), "https://", "")).getAsString();
+        }
+        return oidcIssuerHostPath;
     }
 
     /**

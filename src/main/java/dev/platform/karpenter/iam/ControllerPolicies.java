@@ -1,11 +1,8 @@
 package dev.platform.karpenter.iam;
 
+import dev.platform.karpenter.aws.IamPolicyDocument;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.release.ControllerPolicy;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocument;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentConfig;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatement;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatementCondition;
 import imports.aws.data_aws_kms_key.DataAwsKmsKey;
 import imports.aws.data_aws_kms_key.DataAwsKmsKeyConfig;
 import imports.aws.iam_policy.IamPolicy;
@@ -18,8 +15,7 @@ import software.constructs.Construct;
 
 /**
  * The controller's permissions for the configured release: one managed policy per statement group of
- * {@link ControllerPolicy}, attached to the controller role. The documents are rendered by aws_iam_policy_document,
- * whose canonical JSON keeps plans free of re-ordering diffs.
+ * {@link ControllerPolicy}, attached to the controller role.
  */
 public class ControllerPolicies extends Construct {
     public ControllerPolicies(Construct scope, String id, ClusterConfig config, ClusterFacts facts,
@@ -35,36 +31,27 @@ public class ControllerPolicies extends Construct {
         config.interruption().kmsKeyId().ifPresent(keyId -> groups.add(ControllerPolicy.queueEncryption(
                 // Resolves a key id, alias or ARN to the key's ARN, the only form an IAM resource accepts.
                 new DataAwsKmsKey(this, "queue-key", DataAwsKmsKeyConfig.builder().keyId(keyId).build()).getArn())));
+        String roleName = controllerRole.name();
         for (ControllerPolicy.Group group : groups) {
-            DataAwsIamPolicyDocument document = new DataAwsIamPolicyDocument(this, group.name() + "-document",
-                    DataAwsIamPolicyDocumentConfig.builder()
-                            .statement(group.statements().stream().map(ControllerPolicies::statement).toList())
-                            .build());
             IamPolicy policy = new IamPolicy(this, group.name(), IamPolicyConfig.builder()
                     .name(config.names().controllerPolicy(group.name()))
                     .description("Karpenter controller of cluster " + config.clusterName() + ": " + group.name())
-                    .policy(document.getJson())
+                    .policy(document(group).toJson())
                     .build());
             new IamRolePolicyAttachment(this, group.name() + "-attachment", IamRolePolicyAttachmentConfig.builder()
-                    .role(controllerRole.name())
+                    .role(roleName)
                     .policyArn(policy.getArn())
                     .build());
         }
     }
 
-    private static DataAwsIamPolicyDocumentStatement statement(ControllerPolicy.Statement statement) {
-        return DataAwsIamPolicyDocumentStatement.builder()
-                .sid(statement.sid())
-                .effect("Allow")
-                .actions(statement.actions())
-                .resources(statement.resources())
-                .condition(statement.conditions().isEmpty() ? null : statement.conditions().stream()
-                        .map(condition -> DataAwsIamPolicyDocumentStatementCondition.builder()
-                                .test(condition.test())
-                                .variable(condition.variable())
-                                .values(condition.values())
-                                .build())
-                        .toList())
-                .build();
+    /** The policy document of one statement group, as IAM reads it. */
+    public static IamPolicyDocument document(ControllerPolicy.Group group) {
+        return IamPolicyDocument.of(group.statements().stream()
+                .map(statement -> IamPolicyDocument.Statement.of(statement.sid(), IamPolicyDocument.Effect.Allow,
+                        statement.actions(), statement.resources(), statement.conditions().stream()
+                                .map(c -> new IamPolicyDocument.Condition(c.test(), c.variable(), c.values()))
+                                .toList()))
+                .toList());
     }
 }

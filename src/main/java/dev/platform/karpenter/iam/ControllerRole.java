@@ -1,14 +1,14 @@
 package dev.platform.karpenter.iam;
 
+import dev.platform.karpenter.aws.IamPolicyDocument;
+import dev.platform.karpenter.aws.IamPolicyDocument.Condition;
+import dev.platform.karpenter.aws.IamPolicyDocument.Effect;
+import dev.platform.karpenter.aws.IamPolicyDocument.Principal;
+import dev.platform.karpenter.aws.IamPolicyDocument.Statement;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ControllerIdentity;
 import imports.aws.data_aws_iam_openid_connect_provider.DataAwsIamOpenidConnectProvider;
 import imports.aws.data_aws_iam_openid_connect_provider.DataAwsIamOpenidConnectProviderConfig;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocument;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentConfig;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatement;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatementCondition;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatementPrincipals;
 import imports.aws.eks_pod_identity_association.EksPodIdentityAssociation;
 import imports.aws.eks_pod_identity_association.EksPodIdentityAssociationConfig;
 import imports.aws.iam_role.IamRole;
@@ -22,73 +22,59 @@ import software.constructs.Construct;
  * account by an association).
  */
 public class ControllerRole extends Construct {
-    private final IamRole role;
+    private final String arn;
+    private final String name;
 
     public ControllerRole(Construct scope, String id, ClusterConfig config, ClusterFacts facts) {
         super(scope, id);
-        DataAwsIamPolicyDocumentStatement trust = config.iam().controllerIdentity() == ControllerIdentity.IRSA
+        Statement trust = config.iam().controllerIdentity() == ControllerIdentity.IRSA
                 ? irsaTrust(config, facts)
                 : podIdentityTrust();
-        DataAwsIamPolicyDocument trustPolicy = new DataAwsIamPolicyDocument(this, "trust",
-                DataAwsIamPolicyDocumentConfig.builder().statement(List.of(trust)).build());
         IamRoleConfig.Builder roleConfig = IamRoleConfig.builder()
                 .description("Karpenter controller of cluster " + config.clusterName())
-                .assumeRolePolicy(trustPolicy.getJson());
+                .assumeRolePolicy(IamPolicyDocument.of(trust).toJson());
         if (config.iam().useNamePrefix()) {
             roleConfig.namePrefix(config.names().controllerRolePrefix());
         } else {
             roleConfig.name(config.names().controllerRole());
         }
-        role = new IamRole(this, "role", roleConfig.build());
+        IamRole role = new IamRole(this, "role", roleConfig.build());
+        arn = role.getArn();
+        name = role.getName();
         if (config.iam().controllerIdentity() == ControllerIdentity.POD_IDENTITY) {
             new EksPodIdentityAssociation(this, "pod-identity", EksPodIdentityAssociationConfig.builder()
                     .clusterName(facts.clusterName())
                     .namespace(config.namespace())
                     .serviceAccount(config.serviceAccount())
-                    .roleArn(role.getArn())
+                    .roleArn(arn)
                     .build());
         }
     }
 
-    private DataAwsIamPolicyDocumentStatement irsaTrust(ClusterConfig config, ClusterFacts facts) {
+    private Statement irsaTrust(ClusterConfig config, ClusterFacts facts) {
         DataAwsIamOpenidConnectProvider oidc = new DataAwsIamOpenidConnectProvider(this, "oidc-provider",
                 DataAwsIamOpenidConnectProviderConfig.builder().url(facts.oidcIssuerUrl()).build());
         String issuer = facts.oidcIssuerHostPath();
-        return DataAwsIamPolicyDocumentStatement.builder()
-                .actions(List.of("sts:AssumeRoleWithWebIdentity"))
-                .principals(List.of(DataAwsIamPolicyDocumentStatementPrincipals.builder()
-                        .type("Federated")
-                        .identifiers(List.of(oidc.getArn()))
-                        .build()))
-                .condition(List.of(
+        return Statement.of("", Effect.Allow, List.of("sts:AssumeRoleWithWebIdentity"), List.of(), List.of(
                         stringEquals(issuer + ":sub", "system:serviceaccount:" + config.namespace() + ":" + config.serviceAccount()),
                         stringEquals(issuer + ":aud", "sts.amazonaws.com")))
-                .build();
+                .withPrincipal(Principal.federated(oidc.getArn()));
     }
 
-    private static DataAwsIamPolicyDocumentStatement podIdentityTrust() {
-        return DataAwsIamPolicyDocumentStatement.builder()
-                .actions(List.of("sts:AssumeRole", "sts:TagSession"))
-                .principals(List.of(DataAwsIamPolicyDocumentStatementPrincipals.builder()
-                        .type("Service")
-                        .identifiers(List.of("pods.eks.amazonaws.com"))
-                        .build()))
-                .build();
+    private static Statement podIdentityTrust() {
+        return Statement.of("", Effect.Allow, List.of("sts:AssumeRole", "sts:TagSession"), List.of(), List.of())
+                .withPrincipal(Principal.service("pods.eks.amazonaws.com"));
     }
 
-    private static DataAwsIamPolicyDocumentStatementCondition stringEquals(String variable, String value) {
-        return DataAwsIamPolicyDocumentStatementCondition.builder()
-                .test("StringEquals")
-                .variable(variable)
-                .values(List.of(value))
-                .build();
+    private static Condition stringEquals(String variable, String value) {
+        return new Condition("StringEquals", variable, List.of(value));
     }
 
     public String arn() {
-        return role.getArn();
+        return arn;
     }
 
     public String name() {
-        return role.getName();
+        return name;
     }
 }

@@ -3,11 +3,11 @@ package dev.platform.karpenter.iam;
 import com.hashicorp.cdktf.Op;
 import com.hashicorp.cdktf.Precondition;
 import com.hashicorp.cdktf.TerraformResourceLifecycle;
+import dev.platform.karpenter.aws.IamPolicyDocument;
+import dev.platform.karpenter.aws.IamPolicyDocument.Effect;
+import dev.platform.karpenter.aws.IamPolicyDocument.Principal;
+import dev.platform.karpenter.aws.IamPolicyDocument.Statement;
 import dev.platform.karpenter.config.ClusterConfig;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocument;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentConfig;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatement;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatementPrincipals;
 import imports.aws.eks_access_entry.EksAccessEntry;
 import imports.aws.eks_access_entry.EksAccessEntryConfig;
 import imports.aws.iam_role.IamRole;
@@ -31,35 +31,32 @@ public class CreatedNodeRole extends Construct implements NodeRole {
             + "cluster's authentication mode is CONFIG_MAP: switch it to API_AND_CONFIG_MAP (aws eks update-cluster-config "
             + "--access-config authenticationMode=API_AND_CONFIG_MAP) or reuse a node group's role (create_iam_role = false).";
 
-    private final IamRole role;
+    private final String arn;
+    private final String name;
 
     public CreatedNodeRole(Construct scope, String id, ClusterConfig config, ClusterFacts facts) {
         super(scope, id);
-        DataAwsIamPolicyDocument trust = new DataAwsIamPolicyDocument(this, "trust", DataAwsIamPolicyDocumentConfig.builder()
-                .statement(List.of(DataAwsIamPolicyDocumentStatement.builder()
-                        .actions(List.of("sts:AssumeRole"))
-                        .principals(List.of(DataAwsIamPolicyDocumentStatementPrincipals.builder()
-                                .type("Service")
-                                .identifiers(List.of("ec2." + facts.dnsSuffix()))
-                                .build()))
-                        .build()))
-                .build());
-        role = new IamRole(this, "role", IamRoleConfig.builder()
+        IamPolicyDocument trust = IamPolicyDocument.of(
+                Statement.of("", Effect.Allow, List.of("sts:AssumeRole"), List.of(), List.of())
+                        .withPrincipal(Principal.service("ec2." + facts.dnsSuffix())));
+        IamRole role = new IamRole(this, "role", IamRoleConfig.builder()
                 .name(config.names().nodeRole())
                 .description("Nodes launched by Karpenter in cluster " + config.clusterName())
-                .assumeRolePolicy(trust.getJson())
+                .assumeRolePolicy(trust.toJson())
                 .build());
+        arn = role.getArn();
+        name = role.getName();
         List<String> policies = new ArrayList<>(BASE_POLICIES);
         policies.add(config.release().nodeEcrPolicyName());
         for (String policy : policies) {
             new IamRolePolicyAttachment(this, policy, IamRolePolicyAttachmentConfig.builder()
-                    .role(role.getName())
+                    .role(name)
                     .policyArn(facts.awsManagedPolicyArn(policy))
                     .build());
         }
         new EksAccessEntry(this, "access-entry", EksAccessEntryConfig.builder()
                 .clusterName(facts.clusterName())
-                .principalArn(role.getArn())
+                .principalArn(arn)
                 .type("EC2_LINUX")
                 // Fails the plan with the way out, instead of the apply with EKS's InvalidRequestException.
                 .lifecycle(TerraformResourceLifecycle.builder()
@@ -73,11 +70,11 @@ public class CreatedNodeRole extends Construct implements NodeRole {
 
     @Override
     public String arn() {
-        return role.getArn();
+        return arn;
     }
 
     @Override
     public String name() {
-        return role.getName();
+        return name;
     }
 }

@@ -12,12 +12,15 @@ import software.constructs.Construct;
  * provider's default_tags, which every resource here supports.
  */
 public class IamStack extends TerraformStack {
+    /** The stack is named {@code <cluster_name>-iam}. */
+    public static final String CONCERN = "iam";
+
     private final ControllerRole controllerRole;
     private final NodeRole nodeRole;
     private final String instanceProfileName;
 
     public IamStack(Construct scope, ClusterConfig config) {
-        super(scope, config.stackName("iam"));
+        super(scope, config.stackName(CONCERN));
         AwsProviders.regional(this, config);
         ClusterFacts facts = new ClusterFacts(this, "facts", config);
         nodeRole = NodeRole.of(this, "node-role", config, facts);

@@ -1,11 +1,11 @@
 package dev.platform.karpenter.interruption;
 
+import dev.platform.karpenter.aws.IamPolicyDocument;
+import dev.platform.karpenter.aws.IamPolicyDocument.Condition;
+import dev.platform.karpenter.aws.IamPolicyDocument.Effect;
+import dev.platform.karpenter.aws.IamPolicyDocument.Principal;
+import dev.platform.karpenter.aws.IamPolicyDocument.Statement;
 import dev.platform.karpenter.config.ClusterConfig;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocument;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentConfig;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatement;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatementCondition;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatementPrincipals;
 import imports.aws.data_aws_partition.DataAwsPartition;
 import imports.aws.sqs_queue.SqsQueue;
 import imports.aws.sqs_queue.SqsQueueConfig;
@@ -19,7 +19,8 @@ public class InterruptionQueue extends Construct {
     /** Interruption warnings are stale after two minutes; upstream keeps them five. */
     static final int MESSAGE_RETENTION_SECONDS = 300;
 
-    private final SqsQueue queue;
+    private final String name;
+    private final String arn;
 
     public InterruptionQueue(Construct scope, String id, ClusterConfig config) {
         super(scope, id);
@@ -30,55 +31,34 @@ public class InterruptionQueue extends Construct {
         config.interruption().kmsKeyId().ifPresentOrElse(
                 queueConfig::kmsMasterKeyId,
                 () -> queueConfig.sqsManagedSseEnabled(true));
-        queue = new SqsQueue(this, "queue", queueConfig.build());
+        SqsQueue queue = new SqsQueue(this, "queue", queueConfig.build());
+        name = queue.getName();
+        arn = queue.getArn();
 
         new SqsQueuePolicy(this, "policy", SqsQueuePolicyConfig.builder()
                 .queueUrl(queue.getUrl())
-                .policy(policyDocument().getJson())
+                .policy(policyDocument().toJson())
                 .build());
     }
 
     /** The queue's name as a Terraform reference. */
     public String name() {
-        return queue.getName();
+        return name;
     }
 
     /** The queue's ARN as a Terraform reference. */
     public String arn() {
-        return queue.getArn();
+        return arn;
     }
 
     /** Upstream's EC2InterruptionPolicy, with service principals in the partition's DNS suffix (China: amazonaws.com.cn). */
-    private DataAwsIamPolicyDocument policyDocument() {
-        DataAwsPartition partition = new DataAwsPartition(this, "partition");
-        String dnsSuffix = partition.getDnsSuffix();
-        DataAwsIamPolicyDocumentStatement allowEventBridge = DataAwsIamPolicyDocumentStatement.builder()
-                .effect("Allow")
-                .principals(List.of(DataAwsIamPolicyDocumentStatementPrincipals.builder()
-                        .type("Service")
-                        .identifiers(List.of("events." + dnsSuffix, "sqs." + dnsSuffix))
-                        .build()))
-                .actions(List.of("sqs:SendMessage"))
-                .resources(List.of(queue.getArn()))
-                .build();
-        DataAwsIamPolicyDocumentStatement denyHttp = DataAwsIamPolicyDocumentStatement.builder()
-                .sid("DenyHTTP")
-                .effect("Deny")
-                .principals(List.of(DataAwsIamPolicyDocumentStatementPrincipals.builder()
-                        .type("*")
-                        .identifiers(List.of("*"))
-                        .build()))
-                .actions(List.of("sqs:*"))
-                .resources(List.of(queue.getArn()))
-                .condition(List.of(DataAwsIamPolicyDocumentStatementCondition.builder()
-                        .test("Bool")
-                        .variable("aws:SecureTransport")
-                        .values(List.of("false"))
-                        .build()))
-                .build();
-        return new DataAwsIamPolicyDocument(this, "policy_document", DataAwsIamPolicyDocumentConfig.builder()
-                .policyId("EC2InterruptionPolicy")
-                .statement(List.of(allowEventBridge, denyHttp))
-                .build());
+    private IamPolicyDocument policyDocument() {
+        String dnsSuffix = new DataAwsPartition(this, "partition").getDnsSuffix();
+        Statement allowEventBridge = Statement.of("", Effect.Allow, List.of("sqs:SendMessage"), List.of(arn), List.of())
+                .withPrincipal(Principal.service("events." + dnsSuffix, "sqs." + dnsSuffix));
+        Statement denyHttp = Statement.of("DenyHTTP", Effect.Deny, List.of("sqs:*"), List.of(arn),
+                        List.of(new Condition("Bool", "aws:SecureTransport", List.of("false"))))
+                .withPrincipal(Principal.anyone());
+        return IamPolicyDocument.of(allowEventBridge, denyHttp).withId("EC2InterruptionPolicy");
     }
 }

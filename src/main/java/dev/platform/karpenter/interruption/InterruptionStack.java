@@ -11,10 +11,13 @@ import software.constructs.Construct;
 
 /** {@code <cluster>-interruption}: the SQS queue Karpenter drains and the EventBridge rules that feed it. */
 public class InterruptionStack extends TerraformStack {
+    /** The stack is named {@code <cluster_name>-interruption}. */
+    public static final String CONCERN = "interruption";
+
     private final InterruptionQueue queue;
 
     public InterruptionStack(Construct scope, ClusterConfig config) {
-        super(scope, config.stackName("interruption"));
+        super(scope, config.stackName(CONCERN));
         AwsProviders.regional(this, config);
         queue = new InterruptionQueue(this, "interruption_queue", config);
         for (Event event : InterruptionEvents.handledBy(config.release())) {

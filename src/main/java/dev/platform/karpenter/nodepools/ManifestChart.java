@@ -30,6 +30,9 @@ final class ManifestChart extends Construct {
     record ChartMetadata(String apiVersion, String name, String description, String type, String version) {
     }
 
+    /** The chart's files are the same for every cluster: written once per process, copied into each stack. */
+    private static Path chartDir;
+
     private final TerraformAsset asset;
 
     ManifestChart(Construct scope, String id) {
@@ -42,7 +45,10 @@ final class ManifestChart extends Construct {
         return asset.getPath();
     }
 
-    private static Path writeChart() {
+    private static synchronized Path writeChart() {
+        if (chartDir != null && Files.isDirectory(chartDir)) {
+            return chartDir;
+        }
         try {
             Path dir = Files.createTempDirectory("karpenter-nodepools-chart-");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> OutputDirectory.deleteRecursively(dir)));
@@ -50,6 +56,7 @@ final class ManifestChart extends Construct {
                     "Karpenter pools and node class of this cluster, rendered by the karpenter-cdktf app", "application", VERSION)));
             Files.createDirectories(dir.resolve("templates"));
             Files.writeString(dir.resolve("templates").resolve("manifests.yaml"), TEMPLATE);
+            chartDir = dir;
             return dir;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

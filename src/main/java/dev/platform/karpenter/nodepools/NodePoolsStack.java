@@ -27,6 +27,8 @@ import software.constructs.Construct;
  * pools' nodes: on 1.x through the node class's finalizer, on 0.x through the release's uninstall hook.
  */
 public class NodePoolsStack extends TerraformStack {
+    /** The stack is named {@code <cluster_name>-nodepools}. */
+    public static final String CONCERN = "nodepools";
     /** Placeholder for the node role in the plain file when the role is only known after the IAM stack applies. */
     public static final String NODE_ROLE_PLACEHOLDER = "${NODE_ROLE_NAME}";
     /**
@@ -37,7 +39,7 @@ public class NodePoolsStack extends TerraformStack {
     static final String RELEASE_NAME = "karpenter-nodepools";
 
     public NodePoolsStack(Construct scope, ClusterConfig config, IamStack iam, ControllerStack controller) {
-        super(scope, config.stackName("nodepools"));
+        super(scope, config.stackName(CONCERN));
         AwsProviders.regional(this, config);
         addDependency(controller);
 
@@ -62,12 +64,12 @@ public class NodePoolsStack extends TerraformStack {
                 .build();
 
         String plainRole = Token.isUnresolved(iam.nodeRoleName()) ? NODE_ROLE_PLACEHOLDER : iam.nodeRoleName();
-        PlainManifestFile.write(stackOutputDir(), manifests.plainFileName(),
+        PlainManifestFile.write(stackOutputDir(config), manifests.plainFileName(),
                 ManifestYaml.documents(manifests.render(config.nodePools(), plainRole)));
     }
 
     /** Where this stack's cdk.tf.json goes: {@code <outdir>/stacks/<stack name>}. */
-    private Path stackOutputDir() {
-        return Path.of(App.of(this).getOutdir(), "stacks", getNode().getId());
+    private Path stackOutputDir(ClusterConfig config) {
+        return Path.of(App.of(this).getOutdir(), "stacks", config.stackName(CONCERN));
     }
 }

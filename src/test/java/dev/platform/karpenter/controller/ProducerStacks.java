@@ -4,13 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.hashicorp.cdktf.App;
 import com.hashicorp.cdktf.AppConfig;
+import dev.platform.karpenter.aws.IamPolicyDocument;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.interruption.InterruptionStack;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocument;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentConfig;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatement;
-import imports.aws.data_aws_iam_policy_document.DataAwsIamPolicyDocumentStatementPrincipals;
 import imports.aws.iam_instance_profile.IamInstanceProfile;
 import imports.aws.iam_instance_profile.IamInstanceProfileConfig;
 import imports.aws.iam_role.IamRole;
@@ -83,15 +80,11 @@ final class ProducerStacks {
 
         ProducingIamStack(Construct scope, ClusterConfig config) {
             super(scope, config);
-            DataAwsIamPolicyDocument trust = new DataAwsIamPolicyDocument(this, "test-trust", DataAwsIamPolicyDocumentConfig.builder()
-                    .statement(List.of(DataAwsIamPolicyDocumentStatement.builder()
-                            .actions(List.of("sts:AssumeRole"))
-                            .principals(List.of(DataAwsIamPolicyDocumentStatementPrincipals.builder()
-                                    .type("Service").identifiers(List.of("ec2.amazonaws.com")).build()))
-                            .build()))
-                    .build());
+            IamPolicyDocument trust = IamPolicyDocument.of(IamPolicyDocument.Statement.of("", IamPolicyDocument.Effect.Allow,
+                            List.of("sts:AssumeRole"), List.of(), List.of())
+                    .withPrincipal(IamPolicyDocument.Principal.service("ec2.amazonaws.com")));
             controllerRole = new IamRole(this, "test-controller-role", IamRoleConfig.builder()
-                    .name("test-controller").assumeRolePolicy(trust.getJson()).build());
+                    .name("test-controller").assumeRolePolicy(trust.toJson()).build());
             instanceProfile = new IamInstanceProfile(this, "test-instance-profile", IamInstanceProfileConfig.builder()
                     .name("test-profile").role(controllerRole.getName()).build());
         }

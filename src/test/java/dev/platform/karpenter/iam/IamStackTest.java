@@ -20,8 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -63,15 +61,20 @@ class IamStackTest {
         JsonNode stack = stack("irsa");
         String cluster = "data.aws_eks_cluster." + onlyId(dataSources(stack, "aws_eks_cluster"));
         String issuer = "${" + cluster + ".identity[0].oidc[0].issuer}";
-        String hostPath = "${replace(" + cluster + ".identity[0].oidc[0].issuer, \"https://\", \"\")}";
+        JsonNode locals = stack.path("locals");
+        assertThat(locals.size()).isEqualTo(1);
+        String hostPathLocal = locals.fieldNames().next();
+        assertThat(locals.path(hostPathLocal).asText())
+                .isEqualTo("${replace(" + cluster + ".identity[0].oidc[0].issuer, \"https://\", \"\")}");
+        String hostPath = "${local." + hostPathLocal + "}";
         JsonNode oidc = onlyData(stack, "aws_iam_openid_connect_provider");
         assertThat(oidc.path("url").asText()).isEqualTo(issuer);
 
         JsonNode trust = trustStatement(stack, controllerRole(stack));
-        assertThat(texts(trust.path("actions"))).containsExactly("sts:AssumeRoleWithWebIdentity");
-        assertThat(trust.path("principals")).hasSize(1);
-        assertThat(trust.at("/principals/0/type").asText()).isEqualTo("Federated");
-        assertThat(texts(trust.at("/principals/0/identifiers")))
+        assertThat(trust.path("Effect").asText()).isEqualTo("Allow");
+        assertThat(texts(trust.path("Action"))).containsExactly("sts:AssumeRoleWithWebIdentity");
+        assertThat(fieldNames(trust.path("Principal"))).containsExactly("Federated");
+        assertThat(texts(trust.at("/Principal/Federated")))
                 .containsExactly("${data.aws_iam_openid_connect_provider." + onlyId(dataSources(stack, "aws_iam_openid_connect_provider")) + ".arn}");
         assertThat(conditions(trust)).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "StringEquals " + hostPath + ":sub", List.of("system:serviceaccount:karpenter:karpenter"),
@@ -84,9 +87,9 @@ class IamStackTest {
         JsonNode stack = stack("pod");
         JsonNode role = controllerRole(stack);
         JsonNode trust = trustStatement(stack, role);
-        assertThat(texts(trust.path("actions"))).containsExactlyInAnyOrder("sts:AssumeRole", "sts:TagSession");
-        assertThat(trust.at("/principals/0/type").asText()).isEqualTo("Service");
-        assertThat(texts(trust.at("/principals/0/identifiers"))).containsExactly("pods.eks.amazonaws.com");
+        assertThat(texts(trust.path("Action"))).containsExactlyInAnyOrder("sts:AssumeRole", "sts:TagSession");
+        assertThat(fieldNames(trust.path("Principal"))).containsExactly("Service");
+        assertThat(texts(trust.at("/Principal/Service"))).containsExactly("pods.eks.amazonaws.com");
         assertThat(conditions(trust)).isEmpty();
         assertThat(dataSources(stack, "aws_iam_openid_connect_provider").size()).as("no OIDC provider needed").isZero();
 
@@ -151,9 +154,9 @@ class IamStackTest {
         expected.forEach((group, statements) -> {
             JsonNode policy = policiesByName.get("KarpenterController-" + cluster + "-" + group);
             String policyId = idOf(resources(stack, "aws_iam_policy"), policy);
-            JsonNode document = dataSources(stack, "aws_iam_policy_document").path(referencedId(policy.path("policy").asText(),
-                    "data.aws_iam_policy_document", "json"));
-            assertThat(PolicyStatements.fromTerraform(document.path("statement"))).as(group).isEqualTo(statements);
+            JsonNode document = Synthesized.parse(policy.path("policy").asText());
+            assertThat(document.path("Version").asText()).isEqualTo("2012-10-17");
+            assertThat(PolicyStatements.fromIamJson(document.path("Statement"))).as(group).isEqualTo(statements);
             JsonNode attachment = attachments.get("${aws_iam_policy." + policyId + ".arn}");
             assertThat(attachment).as(group + " attached").isNotNull();
             assertThat(attachment.path("role").asText()).isEqualTo(controllerRoleName);
@@ -207,9 +210,9 @@ class IamStackTest {
         assertThat(role.path("name").asText()).isEqualTo("KarpenterNodeRole-" + cluster);
 
         JsonNode trust = trustStatement(stack, role);
-        assertThat(texts(trust.path("actions"))).containsExactly("sts:AssumeRole");
-        assertThat(trust.at("/principals/0/type").asText()).isEqualTo("Service");
-        assertThat(texts(trust.at("/principals/0/identifiers"))).containsExactly("ec2.${" + partition + ".dns_suffix}");
+        assertThat(texts(trust.path("Action"))).containsExactly("sts:AssumeRole");
+        assertThat(fieldNames(trust.path("Principal"))).containsExactly("Service");
+        assertThat(texts(trust.at("/Principal/Service"))).containsExactly("ec2.${" + partition + ".dns_suffix}");
 
         String ecr = config.release().isV1() ? "AmazonEC2ContainerRegistryPullOnly" : "AmazonEC2ContainerRegistryReadOnly";
         List<String> attached = new ArrayList<>();
@@ -325,20 +328,19 @@ class IamStackTest {
         return config.iam().nodeRoleArn().orElseGet(() -> "${" + data(stack, "aws_eks_node_group") + ".node_role_arn}");
     }
 
-    /** The single statement of the trust policy document a role's assume_role_policy references. */
+    /** The single statement of the trust policy in a role's assume_role_policy (IAM's JSON, with interpolations). */
     private static JsonNode trustStatement(JsonNode stack, JsonNode role) {
-        String documentId = referencedId(role.path("assume_role_policy").asText(), "data.aws_iam_policy_document", "json");
-        JsonNode statements = dataSources(stack, "aws_iam_policy_document").path(documentId).path("statement");
-        assertThat(statements).hasSize(1);
-        return statements.get(0);
+        JsonNode document = Synthesized.parse(role.path("assume_role_policy").asText());
+        assertThat(document.path("Version").asText()).isEqualTo("2012-10-17");
+        assertThat(document.path("Statement")).hasSize(1);
+        return document.path("Statement").get(0);
     }
 
-    /** "operator variable" -> values. */
+    /** "operator key" -> values, from a statement's Condition block. */
     private static Map<String, List<String>> conditions(JsonNode statement) {
         Map<String, List<String>> result = new HashMap<>();
-        for (JsonNode condition : statement.path("condition")) {
-            result.put(condition.path("test").asText() + " " + condition.path("variable").asText(), texts(condition.path("values")));
-        }
+        statement.path("Condition").fields().forEachRemaining(operator -> operator.getValue().fields().forEachRemaining(
+                key -> result.put(operator.getKey() + " " + key.getKey(), texts(key.getValue()))));
         return result;
     }
 
@@ -363,13 +365,6 @@ class IamStackTest {
             }
         }
         throw new AssertionError("not found: " + block);
-    }
-
-    /** The id in a reference "${PREFIX.ID.ATTRIBUTE}". */
-    private static String referencedId(String reference, String prefix, String attribute) {
-        Matcher m = Pattern.compile(Pattern.quote("${" + prefix + ".") + "([^.]+)" + Pattern.quote("." + attribute + "}")).matcher(reference);
-        assertThat(m.matches()).as(reference + " references a " + prefix).isTrue();
-        return m.group(1);
     }
 
     private static Map<String, JsonNode> byField(JsonNode byId, String field) {

@@ -24,15 +24,13 @@ class QueueKeyPermissionTest {
         assertThat(key.path("key_id").asText()).isEqualTo(KEY_ALIAS);
         String keyArn = "${data.aws_kms_key." + dataSources(WITH_KEY, "aws_kms_key").fieldNames().next() + ".arn}";
 
-        JsonNode document = policyDocument(WITH_KEY, "QueueEncryption");
-        assertThat(document.path("statement")).hasSize(1);
-        JsonNode statement = document.path("statement").get(0);
-        assertThat(statement.path("sid").asText()).isEqualTo("AllowInterruptionQueueDecryption");
-        assertThat(statement.path("effect").asText()).isEqualTo("Allow");
-        assertThat(texts(statement.path("actions"))).containsExactly("kms:Decrypt");
-        assertThat(texts(statement.path("resources"))).containsExactly(keyArn);
-
-        assertThat(policyNames(WITH_KEY)).contains("KarpenterController-demo-QueueEncryption");
+        JsonNode document = policyDocument(WITH_KEY, "KarpenterController-demo-QueueEncryption");
+        assertThat(document.path("Statement")).hasSize(1);
+        JsonNode statement = document.path("Statement").get(0);
+        assertThat(statement.path("Sid").asText()).isEqualTo("AllowInterruptionQueueDecryption");
+        assertThat(statement.path("Effect").asText()).isEqualTo("Allow");
+        assertThat(texts(statement.path("Action"))).containsExactly("kms:Decrypt");
+        assertThat(texts(statement.path("Resource"))).containsExactly(keyArn);
     }
 
     @Test
@@ -41,13 +39,14 @@ class QueueKeyPermissionTest {
         assertThat(policyNames(WITHOUT_KEY)).noneMatch(name -> name.endsWith("QueueEncryption"));
     }
 
-    private static JsonNode policyDocument(JsonNode stack, String group) {
-        for (var entry : iterable(dataSources(stack, "aws_iam_policy_document"))) {
-            if (entry.getKey().contains(group)) {
-                return entry.getValue();
+    /** The document of the managed policy named {@code name}, as IAM reads it. */
+    private static JsonNode policyDocument(JsonNode stack, String name) {
+        for (JsonNode policy : resources(stack, "aws_iam_policy")) {
+            if (policy.path("name").asText().equals(name)) {
+                return Synthesized.parse(policy.path("policy").asText());
             }
         }
-        throw new AssertionError("no policy document for " + group);
+        throw new AssertionError("no managed policy " + name + " in " + policyNames(stack));
     }
 
     private static List<String> policyNames(JsonNode stack) {

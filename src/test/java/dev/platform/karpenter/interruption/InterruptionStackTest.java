@@ -81,15 +81,14 @@ class InterruptionStackTest {
     }
 
     @Test
-    void queuePolicyComesFromThePolicyDocumentOfTheQueue() {
+    void queuePolicyIsUpstreamsInterruptionPolicyOnTheQueue() {
         JsonNode stack = stack("v030");
         JsonNode policy = onlyResource(stack, "aws_sqs_queue_policy");
 
         assertThat(policy.path("queue_url").asText()).isEqualTo(ref("aws_sqs_queue", queueId(stack), "url"));
-        assertThat(policy.path("policy").asText())
-                .isEqualTo(ref("data.aws_iam_policy_document", onlyId(dataSources(stack, "aws_iam_policy_document")), "json"));
-        assertThat(policyDocument(stack).path("policy_id").asText()).isEqualTo("EC2InterruptionPolicy");
-        assertThat(policyDocument(stack).path("statement")).hasSize(2);
+        assertThat(policyDocument(stack).path("Version").asText()).isEqualTo("2012-10-17");
+        assertThat(policyDocument(stack).path("Id").asText()).isEqualTo("EC2InterruptionPolicy");
+        assertThat(policyDocument(stack).path("Statement")).hasSize(2);
     }
 
     @Test
@@ -97,14 +96,14 @@ class InterruptionStackTest {
         JsonNode stack = stack("v030");
         String dnsSuffix = ref("data.aws_partition", onlyId(dataSources(stack, "aws_partition")), "dns_suffix");
 
-        JsonNode allow = policyDocument(stack).path("statement").get(0);
+        JsonNode allow = policyDocument(stack).path("Statement").get(0);
 
         assertThat(allow).isEqualTo(JSON.readTree("""
                 {
-                  "effect": "Allow",
-                  "principals": [{"type": "Service", "identifiers": ["events.%1$s", "sqs.%1$s"]}],
-                  "actions": ["sqs:SendMessage"],
-                  "resources": ["%2$s"]
+                  "Effect": "Allow",
+                  "Principal": {"Service": ["events.%1$s", "sqs.%1$s"]},
+                  "Action": ["sqs:SendMessage"],
+                  "Resource": ["%2$s"]
                 }
                 """.formatted(dnsSuffix, ref("aws_sqs_queue", queueId(stack), "arn"))));
     }
@@ -113,16 +112,16 @@ class InterruptionStackTest {
     void queuePolicyDeniesEveryRequestWithoutTls() throws IOException {
         JsonNode stack = stack("v030");
 
-        JsonNode deny = policyDocument(stack).path("statement").get(1);
+        JsonNode deny = policyDocument(stack).path("Statement").get(1);
 
         assertThat(deny).isEqualTo(JSON.readTree("""
                 {
-                  "sid": "DenyHTTP",
-                  "effect": "Deny",
-                  "principals": [{"type": "*", "identifiers": ["*"]}],
-                  "actions": ["sqs:*"],
-                  "resources": ["%s"],
-                  "condition": [{"test": "Bool", "variable": "aws:SecureTransport", "values": ["false"]}]
+                  "Sid": "DenyHTTP",
+                  "Effect": "Deny",
+                  "Principal": "*",
+                  "Action": ["sqs:*"],
+                  "Resource": ["%s"],
+                  "Condition": {"Bool": {"aws:SecureTransport": ["false"]}}
                 }
                 """.formatted(ref("aws_sqs_queue", queueId(stack), "arn"))));
     }
@@ -237,10 +236,13 @@ class InterruptionStackTest {
         return JSON.valueToTree(Map.of("source", List.of(source), "detail-type", List.of(detailType)));
     }
 
+    /** The queue's policy as IAM reads it (JSON, with Terraform interpolations in its strings). */
     private static JsonNode policyDocument(JsonNode stack) {
-        JsonNode documents = dataSources(stack, "aws_iam_policy_document");
-        assertThat(documents).hasSize(1);
-        return documents.elements().next();
+        try {
+            return JSON.readTree(onlyResource(stack, "aws_sqs_queue_policy").path("policy").asText());
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static String queueId(JsonNode stack) {

@@ -2,9 +2,7 @@ package dev.platform.karpenter.release;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.platform.karpenter.iam.ControllerPolicies;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,26 +78,8 @@ class ControllerPolicyTest {
         }
     }
 
-    /**
-     * Characters IAM counts for the group as one policy document: JSON without white space, every value written
-     * as a list (never shorter than what aws_iam_policy_document renders).
-     */
+    /** Characters IAM counts for the group's policy document as the app renders it (IAM ignores white space). */
     private static int iamSize(ControllerPolicy.Group group) {
-        ObjectMapper json = new ObjectMapper();
-        ObjectNode document = json.createObjectNode().put("Version", "2012-10-17");
-        ArrayNode statements = document.putArray("Statement");
-        for (ControllerPolicy.Statement statement : group.statements()) {
-            ObjectNode node = statements.addObject().put("Sid", statement.sid()).put("Effect", "Allow");
-            statement.actions().forEach(node.putArray("Action")::add);
-            statement.resources().forEach(node.putArray("Resource")::add);
-            ObjectNode conditions = node.putObject("Condition");
-            for (ControllerPolicy.Condition condition : statement.conditions()) {
-                ObjectNode operator = conditions.has(condition.test())
-                        ? (ObjectNode) conditions.get(condition.test())
-                        : conditions.putObject(condition.test());
-                condition.values().forEach(operator.putArray(condition.variable())::add);
-            }
-        }
-        return document.toString().replaceAll("\\s", "").length();
+        return ControllerPolicies.document(group).toJson().replaceAll("\\s", "").length();
     }
 }

@@ -58,7 +58,11 @@ final class UninstallHook {
     public record Container(String name, String image, List<String> command, Resources resources) {
     }
 
-    public record Resources(Map<String, String> requests) {
+    /** Requests as a record, not a Map.of: that map's iteration order changes from one JVM to the next. */
+    public record Resources(Requests requests) {
+    }
+
+    public record Requests(String cpu, String memory) {
     }
 
     private UninstallHook() {
@@ -73,7 +77,7 @@ final class UninstallHook {
         NodeAffinity offTheWaitedNodes = new NodeAffinity(new NodeSelector(List.of(new NodeSelectorTerm(
                 List.of(new Requirement(avoidNodesWith, "DoesNotExist", List.of()))))));
         Container kubectl = new Container("kubectl", image, List.of("/bin/sh", "-ec", script),
-                new Resources(Map.of("cpu", "50m", "memory", "64Mi")));
+                new Resources(new Requests("50m", "64Mi")));
         PodSpec pod = new PodSpec(NAME, "Never", new Affinity(offTheWaitedNodes), new PodSecurityContext(true), List.of(kubectl));
         return List.of(
                 new ServiceAccount("v1", "ServiceAccount", meta(namespace, "-10")),
