@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Entry point of {@code cdktf synth}: reads and validates the configuration first, then synthesizes every stack
- * into a staging directory and moves it into the output directory. Bad input exits with status 2 and one line on
- * stderr, having written nothing.
+ * Entry point of {@code cdktf synth}: reads and validates the configuration (while the jsii kernel starts, see
+ * {@link Synthesis}), synthesizes every stack into a staging directory and moves it into the output directory. Bad
+ * input exits with status 2 and one line on stderr, having written nothing.
  *
  * <p>Output directory: KARPENTER_OUTDIR (bin/app sets it from the cdktf CLI's CDKTF_OUTDIR), else CDKTF_OUTDIR,
  * else cdktf.out. cdktf's App itself prefers a CDKTF_OUTDIR found in the process environment over the directory it

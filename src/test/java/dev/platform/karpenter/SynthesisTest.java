@@ -78,6 +78,29 @@ class SynthesisTest {
     }
 
     @Test
+    void badInputStopsTheWorkersAlreadyStartedAndWritesNothing() throws IOException {
+        Path dir = Files.createDirectories(project.resolve("bad"));
+        for (String name : List.of("a1", "a2", "a3")) {
+            Files.writeString(dir.resolve(name + ".tfvars"), TestConfigs.tfvarsFor(name, "us-west-2", TestConfigs.V1));
+        }
+        Files.writeString(dir.resolve("a4.tfvars"), TestConfigs.tfvars(TestConfigs.V1, "regoin = \"us-west-2\""));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+        int status = Main.run(dir, Map.of("KARPENTER_TFVARS", ".", "KARPENTER_OUTDIR", "out",
+                Synthesis.PROCESSES_VARIABLE, "2"), new PrintStream(err));
+
+        assertThat(status).isEqualTo(Main.EXIT_BAD_INPUT);
+        assertThat(err.toString()).contains("a4.tfvars: unknown setting regoin");
+        try (Stream<Path> entries = Files.list(dir)) {
+            assertThat(entries.map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder("a1.tfvars", "a2.tfvars", "a3.tfvars", "a4.tfvars");
+        }
+        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive)
+                .filter(child -> child.info().commandLine().orElse("").contains(SynthesisWorker.class.getName())))
+                .as("no worker left running").isEmpty();
+    }
+
+    @Test
     void shardsAreContiguousAndTheFirstIsLargerByAWorkersStart() {
         List<Integer> fifty = java.util.stream.IntStream.range(0, 50).boxed().toList();
 
