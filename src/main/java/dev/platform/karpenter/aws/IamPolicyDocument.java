@@ -13,9 +13,9 @@ import java.util.Optional;
  *
  * <p>Values may be Terraform references (cdktf tokens such as the partition or a queue ARN): they stay inside the
  * JSON strings and Terraform interpolates them at plan time, so the document is complete in the plan. This replaces
- * aws_iam_policy_document data sources, whose nested statement blocks each cross the jsii bridge as a struct and
- * made the policies the costliest part of a synth; IAM and the AWS provider compare policies by meaning, and the
- * rendering is deterministic, so plans stay free of re-ordering diffs either way.
+ * aws_iam_policy_document data sources (eight per cluster, their nested statement blocks crossing the jsii bridge
+ * as structs, one more data source for every plan to read); IAM and the AWS provider compare policies by meaning,
+ * and the rendering is deterministic, so plans stay free of re-ordering diffs either way.
  *
  * @param id the policy's optional Id element
  */
