@@ -42,6 +42,12 @@ public final class Synthesis implements AutoCloseable {
      */
     static final int WORKER_START_CLUSTERS = 4;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /**
+     * Options of this JVM a worker must not repeat: one class archive to write, one debugger port, one recording
+     * file and one agent per run.
+     */
+    private static final List<String> WORKER_EXCLUDED_OPTIONS = List.of("-XX:ArchiveClassesAtExit", "-agentlib:",
+            "-agentpath:", "-javaagent:", "-Xrunjdwp", "-Xdebug", "-XX:StartFlightRecording", "-XX:FlightRecorderOptions");
 
     private final Path outdir;
     private final String stateDirFromStack;
@@ -177,14 +183,14 @@ public final class Synthesis implements AutoCloseable {
         }
     }
 
-    /** A worker JVM started with this JVM's options (except the class archive it may be writing) and class path. */
+    /** A worker JVM started with this JVM's options (but {@link #WORKER_EXCLUDED_OPTIONS}) and class path. */
     private record Worker(Process process, Path outdir, Path log) {
         static Worker start(List<Path> tfvarsFiles, Path outdir, String stateDirFromStack) throws IOException {
             List<String> command = new ArrayList<>();
             command.add(ProcessHandle.current().info().command()
                     .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
             for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-                if (!option.startsWith("-XX:ArchiveClassesAtExit")) {
+                if (WORKER_EXCLUDED_OPTIONS.stream().noneMatch(option::startsWith)) {
                     command.add(option);
                 }
             }
