@@ -19,7 +19,7 @@ import java.util.TreeSet;
 /**
  * Policy statements in one comparable shape, whatever they were written in: the upstream CloudFormation JSON (the
  * expected values, kept in {@code controller-policy-<version>.json} next to this class), the {@link ControllerPolicy}
- * records, the statement blocks of a synthesized aws_iam_policy_document, or a policy document read back from AWS.
+ * records, or a policy document as the app renders it or as AWS returns it.
  * Order never matters in IAM, so actions, resources and condition values are sets.
  */
 public final class PolicyStatements {
@@ -72,21 +72,6 @@ public final class PolicyStatements {
             });
             result.add(new Normalized(statement.path("Sid").asText(), statement.path("Effect").asText(),
                     texts(statement.path("Action")), texts(statement.path("Resource")), conditions));
-        }
-        return result;
-    }
-
-    /** The statement blocks of an aws_iam_policy_document data source in synthesized Terraform JSON. */
-    public static Set<Normalized> fromTerraform(JsonNode statementBlocks) {
-        Set<Normalized> result = new TreeSet<>(BY_SID);
-        for (JsonNode block : statementBlocks) {
-            SortedMap<String, SortedMap<String, SortedSet<String>>> conditions = new TreeMap<>();
-            for (JsonNode condition : block.path("condition")) {
-                conditions.computeIfAbsent(condition.path("test").asText(), test -> new TreeMap<>())
-                        .put(condition.path("variable").asText(), texts(condition.path("values")));
-            }
-            result.add(new Normalized(block.path("sid").asText(), block.path("effect").asText("Allow"),
-                    texts(block.path("actions")), texts(block.path("resources")), conditions));
         }
         return result;
     }
