@@ -42,6 +42,17 @@ class KarpenterReleaseTest {
     }
 
     @Test
+    void kubernetesSupportFollowsUpstreamsMatrixToThePatch() {
+        assertThat(KarpenterRelease.of("1.0.4").supportedKubernetes()).isEqualTo(new KubernetesRange(25, 30));
+        assertThat(KarpenterRelease.of("1.0.5").supportedKubernetes()).isEqualTo(new KubernetesRange(25, 31));
+        assertThat(KarpenterRelease.of("1.4.0").supportedKubernetes()).isEqualTo(new KubernetesRange(25, 32));
+        assertThat(KarpenterRelease.of("1.13.0").supportedKubernetes()).isEqualTo(new KubernetesRange(26, 36));
+        // The v1beta1 releases are not generated here, but their range is known (another generation may use it).
+        assertThat(new KarpenterRelease(0, 32, 0).supportedKubernetes()).isEqualTo(new KubernetesRange(23, 28));
+        assertThat(new KarpenterRelease(0, 37, 8).supportedKubernetes()).isEqualTo(new KubernetesRange(23, 30));
+    }
+
+    @Test
     void kubernetesRangeChecksMinorVersions() {
         KubernetesRange range = KarpenterRelease.of("v0.30.0").supportedKubernetes();
 
