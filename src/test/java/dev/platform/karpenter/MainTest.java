@@ -21,13 +21,13 @@ class MainTest {
 
     @Test
     void badInputExitsNonZeroWithOneLineAndWritesNothing() throws IOException {
-        Files.writeString(project.resolve("terraform.tfvars"), TestConfigs.tfvars("v0.33.0"));
+        Files.writeString(project.resolve("terraform.tfvars"), TestConfigs.tfvars("v0.38.0"));
 
         int status = Main.run(project, Map.of("CDKTF_OUTDIR", "out"), new PrintStream(err));
 
         assertThat(status).isEqualTo(Main.EXIT_BAD_INPUT);
         assertThat(err.toString().lines().filter(l -> l.startsWith("error:")))
-                .singleElement().asString().contains("karpenter_chart_version \"v0.33.0\"");
+                .singleElement().asString().contains("karpenter_chart_version \"v0.38.0\"");
         try (Stream<Path> files = Files.list(project)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactly("terraform.tfvars");
         }
