@@ -1,5 +1,7 @@
 package dev.platform.karpenter.release;
 
+import dev.platform.karpenter.policy.IamPolicyDocument;
+import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,7 +20,10 @@ public final class ControllerPolicy {
     private ControllerPolicy() {
     }
 
-    /** The statement groups of {@code release}, each to become one managed policy. */
+    /**
+     * The statement groups of {@code release}, each to become one managed policy. Statements are the policy model's
+     * ({@link IamPolicyDocument.Statement#allow}); upstream's controller policies have no Deny statements.
+     */
     public static List<Group> groups(KarpenterRelease release, Scope scope) {
         return switch (release.apiGeneration()) {
             case V1ALPHA5 -> ControllerPolicyV1Alpha5.groups(scope);
@@ -54,6 +59,12 @@ public final class ControllerPolicy {
     public static Group queueEncryption(String keyArn) {
         return new Group("QueueEncryption", List.of(
                 Statement.allow("AllowInterruptionQueueDecryption", List.of("kms:Decrypt"), List.of(keyArn))));
+    }
+
+    /** The same in every generation: the controller reads the cluster's API endpoint. */
+    static Group eksIntegration(Scope s) {
+        return new Group("EKSIntegration", List.of(
+                Statement.allow("AllowAPIServerEndpointDiscovery", List.of("eks:DescribeCluster"), List.of(s.clusterArn()))));
     }
 
     /**
@@ -95,41 +106,10 @@ public final class ControllerPolicy {
         public Group {
             statements = List.copyOf(statements);
         }
-    }
 
-    /** One Allow statement (upstream has no Deny statements). */
-    public record Statement(String sid, List<String> actions, List<String> resources, List<Condition> conditions) {
-        public Statement {
-            actions = List.copyOf(actions);
-            resources = List.copyOf(resources);
-            conditions = List.copyOf(conditions);
-        }
-
-        static Statement allow(String sid, List<String> actions, List<String> resources, Condition... conditions) {
-            return new Statement(sid, actions, resources, List.of(conditions));
-        }
-    }
-
-    /** One condition key under one operator, e.g. StringEquals aws:RequestedRegion = us-west-2. */
-    public record Condition(String test, String variable, List<String> values) {
-        public Condition {
-            values = List.copyOf(values);
-        }
-
-        static Condition stringEquals(String variable, String... values) {
-            return new Condition("StringEquals", variable, List.of(values));
-        }
-
-        static Condition stringLike(String variable, String... values) {
-            return new Condition("StringLike", variable, List.of(values));
-        }
-
-        static Condition stringEqualsIfExists(String variable, String... values) {
-            return new Condition("StringEqualsIfExists", variable, List.of(values));
-        }
-
-        static Condition forAllValuesStringEquals(String variable, String... values) {
-            return new Condition("ForAllValues:StringEquals", variable, List.of(values));
+        /** The managed policy's document, as IAM reads it. */
+        public IamPolicyDocument document() {
+            return IamPolicyDocument.of(statements);
         }
     }
 }

@@ -1,13 +1,13 @@
 package dev.platform.karpenter.release;
 
-import static dev.platform.karpenter.release.ControllerPolicy.Condition.forAllValuesStringEquals;
-import static dev.platform.karpenter.release.ControllerPolicy.Condition.stringEquals;
-import static dev.platform.karpenter.release.ControllerPolicy.Condition.stringLike;
-import static dev.platform.karpenter.release.ControllerPolicy.Statement.allow;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.forAllValuesStringEquals;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEquals;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringLike;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Statement.allow;
 
 import dev.platform.karpenter.release.ControllerPolicy.Group;
 import dev.platform.karpenter.release.ControllerPolicy.Scope;
-import dev.platform.karpenter.release.ControllerPolicy.Statement;
+import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,10 +29,7 @@ final class ControllerPolicyV1Beta1 {
     /** @param v032 the 0.32 template (unscoped launch templates, queue attributes read) rather than 0.37's */
     static List<Group> groups(Scope s, boolean v032) {
         return List.of(nodeLifecycle(s, v032), iamIntegration(s),
-                new Group("EKSIntegration", List.of(
-                        allow("AllowAPIServerEndpointDiscovery",
-                                List.of("eks:DescribeCluster"),
-                                List.of(s.clusterArn())))),
+                ControllerPolicy.eksIntegration(s),
                 new Group("Interruption", List.of(
                         allow("AllowInterruptionQueueActions",
                                 v032 ? List.of("sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage")

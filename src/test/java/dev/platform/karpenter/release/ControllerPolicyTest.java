@@ -2,7 +2,7 @@ package dev.platform.karpenter.release;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.platform.karpenter.iam.ControllerPolicies;
+import dev.platform.karpenter.policy.IamPolicyDocument;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +29,7 @@ class ControllerPolicyTest {
 
         Map<String, Set<PolicyStatements.Normalized>> actual = new LinkedHashMap<>();
         for (ControllerPolicy.Group group : ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO)) {
-            actual.put(group.name(), PolicyStatements.fromRecords(group.statements()));
+            actual.put(group.name(), PolicyStatements.fromDocument(group.document().toJson()));
         }
 
         assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
@@ -42,14 +42,14 @@ class ControllerPolicyTest {
         List<ControllerPolicy.Group> split = ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO);
 
         assertThat(split).hasSize(groups);
-        assertThat(split.stream().flatMap(g -> g.statements().stream()).map(ControllerPolicy.Statement::sid).distinct())
+        assertThat(split.stream().flatMap(g -> g.statements().stream()).map(IamPolicyDocument.Statement::sid).distinct())
                 .hasSize(statements);
     }
 
     @ParameterizedTest(name = "{0}: policy \"{1}\" grants iam:PassRole on the node role only")
     @CsvSource({"v0.30.0, IAMIntegration", "0.37.8, IAMIntegration", "1.14.1, IAMIntegration"})
     void passesOnlyTheNodeRole(String chartVersion, String group) {
-        List<ControllerPolicy.Statement> passRole = ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO).stream()
+        List<IamPolicyDocument.Statement> passRole = ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO).stream()
                 .flatMap(g -> g.statements().stream())
                 .filter(s -> s.actions().contains("iam:PassRole"))
                 .toList();
@@ -69,7 +69,7 @@ class ControllerPolicyTest {
         assertThat(keeping.subList(0, retired.size())).isEqualTo(retired);
         assertThat(keeping).last().satisfies(group -> {
             assertThat(group.name()).isEqualTo(extraGroup);
-            assertThat(PolicyStatements.fromRecords(group.statements()))
+            assertThat(PolicyStatements.fromDocument(group.document().toJson()))
                     .isEqualTo(PolicyStatements.upstream(previousTemplate, DEMO).get("NodeLifecycle"));
         });
     }
@@ -98,6 +98,6 @@ class ControllerPolicyTest {
 
     /** Characters IAM counts for the group's policy document as the app renders it (IAM ignores white space). */
     private static int iamSize(ControllerPolicy.Group group) {
-        return ControllerPolicies.document(group).toJson().replaceAll("\\s", "").length();
+        return group.document().toJson().replaceAll("\\s", "").length();
     }
 }
