@@ -38,7 +38,7 @@ class ClusterGuardsTest {
         assertThat(message).startsWith("Karpenter 1.0.4 supports Kubernetes 1.25 to 1.30, but EKS cluster demo runs "
                 + "Kubernetes ${self.version}: set karpenter_chart_version to a release that supports it (${lookup({");
         assertThat(message).contains("\"1.31\" = \"1.0.5 to 1.14.x\"", "\"1.33\" = \"1.5.x to 1.14.x\"",
-                "\"1.23\" = \"v0.30.x to v0.31.x\"", "self.version, \"none of the releases this project supports does yet\")})");
+                "\"1.23\" = \"v0.30.x to 0.37.x\"", "self.version, \"none of the releases this project supports does yet\")})");
     }
 
     @Test

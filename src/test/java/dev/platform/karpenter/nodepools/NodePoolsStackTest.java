@@ -149,8 +149,9 @@ class NodePoolsStackTest {
             };
             InterruptionStack interruption = new InterruptionStack(app, config);
             ControllerStack controller = new ControllerStack(app, config, iam, interruption);
-            new NodePoolsStack(app, config, iam, controller);
+            NodePoolsStack nodePools = new NodePoolsStack(app, config, iam, controller);
             app.synth();
+            nodePools.plainManifestFile().writeInto(dir);
             return dir;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -67,9 +67,11 @@ class KubernetesSupportTest {
     void advisesTheReleasesThatSupportEachKubernetesVersion() {
         var advice = KubernetesSupport.supportedReleasesByKubernetesVersion();
 
-        assertThat(advice).containsEntry("1.23", "v0.30.x to v0.31.x")
-                .containsEntry("1.27", "v0.30.x to v0.31.x or 1.0.x to 1.14.x")
-                .containsEntry("1.28", "v0.31.x or 1.0.x to 1.14.x")
+        assertThat(advice).containsEntry("1.23", "v0.30.x to 0.37.x")
+                .containsEntry("1.24", "v0.30.x to 0.37.x")
+                .containsEntry("1.27", "v0.30.x to 1.14.x")
+                .containsEntry("1.28", "v0.31.x to 1.14.x")
+                .containsEntry("1.30", "0.37.x to 1.14.x")
                 .containsEntry("1.31", "1.0.5 to 1.14.x")
                 .containsEntry("1.32", "1.2.x to 1.14.x")
                 .containsEntry("1.36", "1.13.x to 1.14.x");

@@ -18,8 +18,8 @@ import java.util.TreeSet;
 
 /**
  * Policy statements in one comparable shape, whatever they were written in: the upstream CloudFormation JSON (the
- * expected values, kept in {@code controller-policy-<version>.json} next to this class), the {@link ControllerPolicy}
- * records, or a policy document as the app renders it or as AWS returns it.
+ * expected values, kept in {@code controller-policy-<version>.json} next to this class), or a policy document as the
+ * app renders it or as AWS returns it.
  * Order never matters in IAM, so actions, resources and condition values are sets.
  */
 public final class PolicyStatements {
@@ -76,18 +76,9 @@ public final class PolicyStatements {
         return result;
     }
 
-    public static Set<Normalized> fromRecords(List<ControllerPolicy.Statement> statements) {
-        Set<Normalized> result = new TreeSet<>(BY_SID);
-        for (ControllerPolicy.Statement statement : statements) {
-            SortedMap<String, SortedMap<String, SortedSet<String>>> conditions = new TreeMap<>();
-            for (ControllerPolicy.Condition condition : statement.conditions()) {
-                conditions.computeIfAbsent(condition.test(), test -> new TreeMap<>())
-                        .put(condition.variable(), new TreeSet<>(condition.values()));
-            }
-            result.add(new Normalized(statement.sid(), "Allow", new TreeSet<>(statement.actions()),
-                    new TreeSet<>(statement.resources()), conditions));
-        }
-        return result;
+    /** The statements of a policy document's JSON, as the app renders it or AWS returns it. */
+    public static Set<Normalized> fromDocument(String policyJson) {
+        return fromIamJson(parse(policyJson).path("Statement"));
     }
 
     private static SortedSet<String> texts(JsonNode stringOrArray) {
