@@ -43,7 +43,7 @@ public class NodePoolsStack extends TerraformStack {
         AwsProviders.regional(this, config);
         addDependency(controller);
 
-        NodePoolManifests manifests = NodePoolManifests.forRelease(config.release());
+        NodePoolManifests manifests = NodePoolManifests.forApis(config.apis());
         List<KubernetesObject<?>> objects = manifests.render(config.nodePools(), iam.nodeRoleName());
         ClusterAccess cluster = new ClusterAccess(this, "cluster", config);
         ManifestChart chart = new ManifestChart(this, "manifest-chart");

@@ -53,17 +53,25 @@ class KarpenterReleaseTest {
     }
 
     @Test
-    void rejectsTheV1beta1ReleasesNamingTheSupportedRanges() {
-        for (String version : new String[] {"v0.32.0", "v0.35.1", "0.37.0"}) {
-            assertThatThrownBy(() -> KarpenterRelease.of(version))
-                    .hasMessageContaining("v1beta1")
-                    .hasMessageContaining(KarpenterRelease.SUPPORTED);
-        }
+    void theV1beta1ReleasesAreTheirOwnGenerationWithTheRegistrysSpelling() {
+        KarpenterRelease v032 = KarpenterRelease.of("0.32.10");
+        assertThat(v032.apiGeneration()).isEqualTo(ApiGeneration.V1BETA1);
+        assertThat(v032.chartVersion()).isEqualTo("v0.32.10");
+        assertThat(KarpenterRelease.of("0.34.13").chartVersion()).isEqualTo("v0.34.13");
+        assertThat(KarpenterRelease.of("v0.35.12").chartVersion()).isEqualTo("0.35.12");
+        assertThat(KarpenterRelease.of("v0.37.8").minorSeries()).isEqualTo("0.37.x");
+        assertThat(v032.poolTagKey()).isEqualTo("karpenter.sh/nodepool");
+        assertThat(v032.nodeEcrPolicyName()).isEqualTo("AmazonEC2ContainerRegistryReadOnly");
+        assertThat(v032.valueKeys().interruptionQueue()).isEqualTo(ValuePath.of("settings", "interruptionQueue"));
+        assertThat(v032.supportedKubernetes()).hasToString("1.23 to 1.28");
+        assertThat(KarpenterRelease.of("0.37.8").supportedKubernetes()).hasToString("1.23 to 1.30");
+        assertThat(v032.supportsPodIdentity()).isFalse();
     }
 
     @Test
     void rejectsUnknownReleases() {
         assertThatThrownBy(() -> KarpenterRelease.of("v0.29.0")).hasMessageContaining("is not supported");
+        assertThatThrownBy(() -> KarpenterRelease.of("0.38.0")).hasMessageContaining("is not supported");
         assertThatThrownBy(() -> KarpenterRelease.of("1.15.0")).hasMessageContaining("is not supported");
         assertThatThrownBy(() -> KarpenterRelease.of("1.14")).hasMessageContaining("is not a release version");
     }

@@ -24,13 +24,13 @@ class MainTest {
 
     @Test
     void badInputExitsNonZeroWithOneLineAndWritesNothing() throws IOException {
-        Files.writeString(project.resolve("terraform.tfvars"), TestConfigs.tfvars("v0.33.0"));
+        Files.writeString(project.resolve("terraform.tfvars"), TestConfigs.tfvars("v0.38.0"));
 
         int status = run(Map.of("KARPENTER_OUTDIR", "out"));
 
         assertThat(status).isEqualTo(Main.EXIT_BAD_INPUT);
         assertThat(err.toString().lines()).singleElement().asString()
-                .startsWith("error: ").contains("karpenter_chart_version \"v0.33.0\"");
+                .startsWith("error: ").contains("karpenter_chart_version \"v0.38.0\"");
         assertThat(entries(project)).containsExactly("terraform.tfvars");
     }
 

@@ -18,7 +18,7 @@ final class Rendered {
     }
 
     static List<JsonNode> of(ClusterConfig config) {
-        return parse(ManifestYaml.documents(NodePoolManifests.forRelease(config.release()).render(config.nodePools(), ROLE)));
+        return parse(ManifestYaml.documents(NodePoolManifests.forApis(config.apis()).render(config.nodePools(), ROLE)));
     }
 
     static List<JsonNode> parse(String yaml) {
