@@ -104,8 +104,19 @@ public record ControllerValues(
     }
 
     public String toYaml() {
+        return write(toTree());
+    }
+
+    /** A values document setting one key, e.g. the CRD chart's webhook namespace. */
+    static String yaml(ValuePath path, Object value) {
+        ObjectNode root = JSON.createObjectNode();
+        put(root, path, value);
+        return write(root);
+    }
+
+    private static String write(ObjectNode root) {
         try {
-            return YAML.writeValueAsString(toTree());
+            return YAML.writeValueAsString(root);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

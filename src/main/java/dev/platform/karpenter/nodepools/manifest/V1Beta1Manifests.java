@@ -43,7 +43,8 @@ final class V1Beta1Manifests implements NodePoolManifests {
             String role,
             List<V1Manifests.SelectorTerm> subnetSelectorTerms,
             List<V1Manifests.SelectorTerm> securityGroupSelectorTerms,
-            List<BlockDeviceMapping> blockDeviceMappings) {
+            List<BlockDeviceMapping> blockDeviceMappings,
+            Map<String, String> tags) {
     }
 
     @Override
@@ -59,7 +60,8 @@ final class V1Beta1Manifests implements NodePoolManifests {
                 nodeRoleName,
                 selector,
                 selector,
-                settings.amiFamily() == AmiFamily.BOTTLEROCKET ? BlockDeviceMapping.bottlerocket() : List.of())));
+                settings.amiFamily() == AmiFamily.BOTTLEROCKET ? BlockDeviceMapping.bottlerocket() : List.of(),
+                settings.nodeTags())));
         return List.copyOf(objects);
     }
 

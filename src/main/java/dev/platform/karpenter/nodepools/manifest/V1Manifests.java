@@ -44,7 +44,8 @@ final class V1Manifests implements NodePoolManifests {
             List<AmiSelectorTerm> amiSelectorTerms,
             List<SelectorTerm> subnetSelectorTerms,
             List<SelectorTerm> securityGroupSelectorTerms,
-            List<BlockDeviceMapping> blockDeviceMappings) {
+            List<BlockDeviceMapping> blockDeviceMappings,
+            Map<String, String> tags) {
     }
 
     public record AmiSelectorTerm(String alias) {
@@ -62,10 +63,11 @@ final class V1Manifests implements NodePoolManifests {
         List<SelectorTerm> selector = List.of(new SelectorTerm(Map.of(settings.discoveryTagKey(), settings.discoveryTagValue())));
         objects.add(KubernetesObject.of(NODE_CLASS_API, NODE_CLASS_KIND, NODE_CLASS, new Ec2NodeClassSpec(
                 nodeRoleName,
-                List.of(new AmiSelectorTerm(aliasFamily(settings.amiFamily()) + "@latest")),
+                List.of(new AmiSelectorTerm(aliasFamily(settings.amiFamily()) + "@" + settings.amiVersion())),
                 selector,
                 selector,
-                settings.amiFamily() == AmiFamily.BOTTLEROCKET ? BlockDeviceMapping.bottlerocket() : List.of())));
+                settings.amiFamily() == AmiFamily.BOTTLEROCKET ? BlockDeviceMapping.bottlerocket() : List.of(),
+                settings.nodeTags())));
         return List.copyOf(objects);
     }
 
@@ -85,7 +87,7 @@ final class V1Manifests implements NodePoolManifests {
                         pool.consolidateAfter().orElse(DEFAULT_CONSOLIDATE_AFTER)));
     }
 
-    /** The family part of an amiSelectorTerms alias ("bottlerocket@latest"). */
+    /** The family part of an amiSelectorTerms alias ("bottlerocket@latest", "al2023@v20240625"). */
     private static String aliasFamily(AmiFamily family) {
         return switch (family) {
             case BOTTLEROCKET -> "bottlerocket";
