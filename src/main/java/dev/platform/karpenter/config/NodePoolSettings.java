@@ -120,6 +120,11 @@ public record NodePoolSettings(
         return version.get();
     }
 
+    /** Whether any pool may launch spot capacity (the default pools do). */
+    public boolean allowsSpot() {
+        return pools.stream().anyMatch(pool -> pool.capacityTypes().contains("spot"));
+    }
+
     /** The pool of the top-level settings, always present. */
     public PoolSettings defaultPool() {
         return pools.get(0);
