@@ -13,6 +13,6 @@ public interface NodeRole {
     static NodeRole of(Construct scope, String id, ClusterConfig config, ClusterFacts facts) {
         return config.iam().createNodeRole()
                 ? new CreatedNodeRole(scope, id, config, facts)
-                : new ReusedNodeRole(scope, id, config);
+                : new ReusedNodeRole(scope, id, config, facts);
     }
 }
