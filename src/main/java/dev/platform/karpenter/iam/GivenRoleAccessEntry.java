@@ -1,16 +1,11 @@
 package dev.platform.karpenter.iam;
 
-import com.hashicorp.cdktf.Op;
-import com.hashicorp.cdktf.Precondition;
-import com.hashicorp.cdktf.TerraformResourceLifecycle;
 import dev.platform.karpenter.config.ClusterConfig;
 import imports.aws.data_aws_eks_node_group.DataAwsEksNodeGroup;
 import imports.aws.data_aws_eks_node_group.DataAwsEksNodeGroupConfig;
 import imports.aws.data_aws_eks_node_groups.DataAwsEksNodeGroups;
 import imports.aws.data_aws_eks_node_groups.DataAwsEksNodeGroupsConfig;
 import imports.aws.eks_access_entry.EksAccessEntry;
-import imports.aws.eks_access_entry.EksAccessEntryConfig;
-import java.util.List;
 import software.constructs.Construct;
 
 /**
@@ -37,17 +32,7 @@ final class GivenRoleAccessEntry extends Construct {
                 .build());
         group.overrideLogicalId("given_role_node_group");
         group.addOverride("for_each", "${data.aws_eks_node_groups.given_role_node_groups.names}");
-        EksAccessEntry entry = new EksAccessEntry(this, "access-entry", EksAccessEntryConfig.builder()
-                .clusterName(facts.clusterName())
-                .principalArn(roleArn)
-                .type("EC2_LINUX")
-                .lifecycle(TerraformResourceLifecycle.builder()
-                        .precondition(List.of(Precondition.builder()
-                                .condition(Op.neq(facts.authenticationMode(), "CONFIG_MAP"))
-                                .errorMessage(CONFIG_MAP_ONLY)
-                                .build()))
-                        .build())
-                .build());
+        EksAccessEntry entry = NodeAccessEntry.of(this, "access-entry", facts, roleArn, CONFIG_MAP_ONLY);
         entry.addOverride("count", "${contains([for g in data.aws_eks_node_group.given_role_node_group : g.node_role_arn], \""
                 + roleArn + "\") ? 0 : 1}");
     }
