@@ -39,7 +39,7 @@ public final class Main {
         List<Path> tfvarsFiles;
         int processes;
         try {
-            tfvarsFiles = ConfigLoader.files(ConfigLoader.locate(projectDir, env, err));
+            tfvarsFiles = ConfigLoader.files(ConfigLoader.locate(projectDir, env, err), err);
             processes = Synthesis.processes(tfvarsFiles.size(), env);
         } catch (ConfigException e) {
             err.println("error: " + e.getMessage());

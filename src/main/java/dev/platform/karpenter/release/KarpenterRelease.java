@@ -78,7 +78,7 @@ public record KarpenterRelease(int major, int minor, int patch) {
 
     /** The tag Karpenter puts on the instances of a pool, which the controller policy keys on. */
     public String poolTagKey() {
-        return isV1() ? "karpenter.sh/nodepool" : "karpenter.sh/provisioner-name";
+        return apiGeneration().poolLabel();
     }
 
     /** AWS-managed ECR policy for the node role: 1.x moved to the pull-only policy. */
