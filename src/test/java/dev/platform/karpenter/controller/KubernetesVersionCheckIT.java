@@ -1,7 +1,6 @@
 package dev.platform.karpenter.controller;
 
 import static dev.platform.karpenter.controller.ControllerFixtures.STACK;
-import static dev.platform.karpenter.controller.ControllerFixtures.V0;
 import static dev.platform.karpenter.controller.ControllerFixtures.release;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.testing.IntegrationEnvironment;
 import dev.platform.karpenter.testing.IntegrationTest;
+import dev.platform.karpenter.testing.Synthesized;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -29,6 +30,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 @IntegrationTest
 class KubernetesVersionCheckIT {
     private static final ObjectMapper JSON = new ObjectMapper();
+    @RegisterExtension
+    static final Synthesized V0 = ControllerFixtures.v0();
     private static Path dir;
 
     @BeforeAll
