@@ -1,12 +1,13 @@
 package dev.platform.karpenter.nodepools.manifest;
 
 import static dev.platform.karpenter.nodepools.manifest.Rendered.find;
-import static dev.platform.karpenter.nodepools.manifest.Rendered.texts;
+import static dev.platform.karpenter.testing.Json.texts;
 import static dev.platform.karpenter.testing.TestConfigs.V0;
 import static dev.platform.karpenter.testing.TestConfigs.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.testing.Json;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -130,7 +131,7 @@ class V1Alpha5ManifestsTest {
 
     @Test
     void theUninstallHookDeletesTheProvisionersAndWaitsForTheirNodes() {
-        List<JsonNode> hook = Rendered.parse(ManifestYaml.documents(NodePoolManifests.forRelease(config(V0).release())
+        List<JsonNode> hook = Json.yamlDocuments(ManifestYaml.documents(NodePoolManifests.forRelease(config(V0).release())
                 .uninstallHook(config(V0).nodePools(), "karpenter", 900)));
 
         assertThat(hook).extracting(h -> h.path("kind").asText())
