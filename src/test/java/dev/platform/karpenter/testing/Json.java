@@ -19,11 +19,7 @@ public final class Json {
     }
 
     public static JsonNode parse(String json) {
-        try {
-            return JSON.readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return readTree(JSON, json);
     }
 
     public static JsonNode read(Path file) {
@@ -32,11 +28,7 @@ public final class Json {
 
     /** One YAML document. */
     public static JsonNode yaml(String yaml) {
-        try {
-            return YAML.readTree(yaml);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return readTree(YAML, yaml);
     }
 
     public static JsonNode readYaml(Path file) {
@@ -74,6 +66,14 @@ public final class Json {
         List<String> names = new ArrayList<>();
         object.fieldNames().forEachRemaining(names::add);
         return names;
+    }
+
+    private static JsonNode readTree(ObjectMapper mapper, String text) {
+        try {
+            return mapper.readTree(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public static String text(Path file) {
