@@ -3,40 +3,67 @@ package dev.platform.karpenter.release;
 import java.util.List;
 
 /**
- * What a Karpenter generation accepts in its pools and node classes, for checks at synth: settings that only one
- * generation knows fail with a message instead of being silently dropped or rejected by the webhook at apply.
+ * What the declared generations accept in their pools and node classes, for checks at synth: settings that no
+ * declared generation knows fail with a message instead of being silently dropped or rejected by the webhook at apply.
+ *
+ * @param rendered the generations whose objects are rendered (0.32 before retiring: v1alpha5 and v1beta1)
+ * @param al2023   whether the node class accepts AL2023 (added in 0.33)
  */
-public record NodePoolRules(ApiGeneration generation) {
+public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
+    private static final int FIRST_AL2023_MINOR = 33;
+
+    public NodePoolRules {
+        rendered = List.copyOf(rendered);
+    }
 
     public static NodePoolRules of(KarpenterRelease release) {
-        return new NodePoolRules(release.apiGeneration());
+        return of(DeclaredApis.retiring(release));
     }
 
-    /** 0.x removes empty nodes after Provisioner.spec.ttlSecondsAfterEmpty; 1.x replaced it with consolidateAfter. */
-    public boolean hasTtlSecondsAfterEmpty() {
-        return generation == ApiGeneration.V1ALPHA5;
-    }
-
-    /** 1.x delays consolidation by NodePool.spec.disruption.consolidateAfter; 0.x consolidates as soon as it can. */
-    public boolean hasConsolidateAfter() {
-        return generation == ApiGeneration.V1;
-    }
-
-    /** AMI families the node class accepts, as the tfvars spell them: 0.30 predates AL2023 support (added in 0.33). */
-    public List<String> amiFamilies() {
-        return generation == ApiGeneration.V1 ? List.of("Bottlerocket", "AL2023", "AL2") : List.of("Bottlerocket", "AL2");
+    public static NodePoolRules of(DeclaredApis apis) {
+        KarpenterRelease release = apis.release();
+        boolean al2023 = !apis.rendered().contains(ApiGeneration.V1ALPHA5)
+                && (release.apiGeneration() == ApiGeneration.V1 || release.minor() >= FIRST_AL2023_MINOR);
+        return new NodePoolRules(apis.rendered(), al2023);
     }
 
     /**
-     * 1.x: deleting the EC2NodeClass waits, through Karpenter's termination finalizer, until its nodes are gone.
-     * 0.x: Provisioner and AWSNodeTemplate have no finalizer, so an uninstall hook has to wait for the nodes.
+     * 0.x removes empty nodes after Provisioner.spec.ttlSecondsAfterEmpty; later generations replaced it with
+     * consolidateAfter (the converted v1beta1 pool of 0.32 takes it as WhenEmpty after that many seconds).
      */
-    public boolean nodeClassDeletionWaitsForNodes() {
-        return generation == ApiGeneration.V1;
+    public boolean hasTtlSecondsAfterEmpty() {
+        return rendered.contains(ApiGeneration.V1ALPHA5);
     }
 
-    /** The name of the generation's pool kind, for messages. */
+    /** v1beta1 and v1 delay consolidation by NodePool.spec.disruption.consolidateAfter; v1alpha5 has no such field. */
+    public boolean hasConsolidateAfter() {
+        return newest() != ApiGeneration.V1ALPHA5;
+    }
+
+    /** v1beta1 accepts consolidateAfter only with WhenEmpty (consolidation = false); v1 with both policies. */
+    public boolean consolidateAfterNeedsConsolidationOff() {
+        return newest() == ApiGeneration.V1BETA1;
+    }
+
+    /** AMI families the node class accepts, as the tfvars spell them: AL2023 support came with 0.33. */
+    public List<String> amiFamilies() {
+        return al2023 ? List.of("Bottlerocket", "AL2023", "AL2") : List.of("Bottlerocket", "AL2");
+    }
+
+    /**
+     * v1beta1 and v1: deleting the EC2NodeClass waits, through Karpenter's termination finalizer, until its nodes
+     * are gone. v1alpha5: Provisioner and AWSNodeTemplate have no finalizer, so an uninstall hook has to wait.
+     */
+    public boolean nodeClassDeletionWaitsForNodes() {
+        return !rendered.contains(ApiGeneration.V1ALPHA5);
+    }
+
+    /** The name of the newest generation's pool kind, for messages. */
     public String poolKind() {
-        return generation == ApiGeneration.V1 ? "NodePool" : "Provisioner";
+        return newest() == ApiGeneration.V1ALPHA5 ? "Provisioner" : "NodePool";
+    }
+
+    private ApiGeneration newest() {
+        return rendered.get(rendered.size() - 1);
     }
 }

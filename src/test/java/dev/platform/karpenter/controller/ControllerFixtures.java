@@ -8,7 +8,7 @@ import java.util.stream.Stream;
 
 /** One 0.x and one 1.x cluster "demo" that set every controller setting, for the controller test classes. */
 final class ControllerFixtures {
-    private static final String[] EVERY_CONTROLLER_SETTING = {
+    static final String[] EVERY_CONTROLLER_SETTING = {
         "sts_regional_endpoints = true",
         "controller_replicas = 3",
         "controller_resources = { requests = { cpu = 1, memory = \"1Gi\" }, limits = { cpu = 1, memory = \"1Gi\" } }",

@@ -36,6 +36,17 @@ class KarpenterReleaseTest {
     }
 
     @Test
+    void kubernetesSupportFollowsUpstreamsMatrixToThePatch() {
+        assertThat(KarpenterRelease.of("1.0.4").supportedKubernetes()).isEqualTo(new KubernetesRange(25, 30));
+        assertThat(KarpenterRelease.of("1.0.5").supportedKubernetes()).isEqualTo(new KubernetesRange(25, 31));
+        assertThat(KarpenterRelease.of("1.4.0").supportedKubernetes()).isEqualTo(new KubernetesRange(25, 32));
+        assertThat(KarpenterRelease.of("1.13.0").supportedKubernetes()).isEqualTo(new KubernetesRange(26, 36));
+        // The v1beta1 releases are not generated here, but their range is known (another generation may use it).
+        assertThat(new KarpenterRelease(0, 32, 0).supportedKubernetes()).isEqualTo(new KubernetesRange(23, 28));
+        assertThat(new KarpenterRelease(0, 37, 8).supportedKubernetes()).isEqualTo(new KubernetesRange(23, 30));
+    }
+
+    @Test
     void kubernetesRangeChecksMinorVersions() {
         KubernetesRange range = KarpenterRelease.of("v0.30.0").supportedKubernetes();
 
@@ -47,17 +58,25 @@ class KarpenterReleaseTest {
     }
 
     @Test
-    void rejectsTheV1beta1ReleasesNamingTheSupportedRanges() {
-        for (String version : new String[] {"v0.32.0", "v0.35.1", "0.37.0"}) {
-            assertThatThrownBy(() -> KarpenterRelease.of(version))
-                    .hasMessageContaining("v1beta1")
-                    .hasMessageContaining(KarpenterRelease.SUPPORTED);
-        }
+    void theV1beta1ReleasesAreTheirOwnGenerationWithTheRegistrysSpelling() {
+        KarpenterRelease v032 = KarpenterRelease.of("0.32.10");
+        assertThat(v032.apiGeneration()).isEqualTo(ApiGeneration.V1BETA1);
+        assertThat(v032.chartVersion()).isEqualTo("v0.32.10");
+        assertThat(KarpenterRelease.of("0.34.13").chartVersion()).isEqualTo("v0.34.13");
+        assertThat(KarpenterRelease.of("v0.35.12").chartVersion()).isEqualTo("0.35.12");
+        assertThat(KarpenterRelease.of("v0.37.8").minorSeries()).isEqualTo("0.37.x");
+        assertThat(v032.poolTagKey()).isEqualTo("karpenter.sh/nodepool");
+        assertThat(v032.nodeEcrPolicyName()).isEqualTo("AmazonEC2ContainerRegistryReadOnly");
+        assertThat(v032.valueKeys().interruptionQueue()).isEqualTo(ValuePath.of("settings", "interruptionQueue"));
+        assertThat(v032.supportedKubernetes()).hasToString("1.23 to 1.28");
+        assertThat(KarpenterRelease.of("0.37.8").supportedKubernetes()).hasToString("1.23 to 1.30");
+        assertThat(v032.supportsPodIdentity()).isFalse();
     }
 
     @Test
     void rejectsUnknownReleases() {
         assertThatThrownBy(() -> KarpenterRelease.of("v0.29.0")).hasMessageContaining("is not supported");
+        assertThatThrownBy(() -> KarpenterRelease.of("0.38.0")).hasMessageContaining("is not supported");
         assertThatThrownBy(() -> KarpenterRelease.of("1.15.0")).hasMessageContaining("is not supported");
         assertThatThrownBy(() -> KarpenterRelease.of("1.14")).hasMessageContaining("is not a release version");
     }

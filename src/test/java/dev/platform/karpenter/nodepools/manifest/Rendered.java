@@ -14,7 +14,7 @@ final class Rendered {
 
     static List<JsonNode> of(ClusterConfig config) {
         return Json.yamlDocuments(ManifestYaml.documents(
-                NodePoolManifests.forRelease(config.release()).render(config.nodePools(), ROLE)));
+                NodePoolManifests.forApis(config.apis()).render(config.nodePools(), ROLE)));
     }
 
     /** The single document of a kind and name. */
