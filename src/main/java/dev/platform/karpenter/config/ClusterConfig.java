@@ -1,5 +1,6 @@
 package dev.platform.karpenter.config;
 
+import dev.platform.karpenter.release.DeclaredApis;
 import dev.platform.karpenter.release.KarpenterRelease;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -14,6 +15,7 @@ import java.util.regex.Pattern;
  * @param namespace    karpenter_namespace: where the controller runs (default "karpenter")
  * @param serviceAccount karpenter_service_account: the controller's service account (default "karpenter")
  * @param tags         tags: added to every taggable AWS resource
+ * @param apis         the release with retire_previous_api: the API generations the pools are declared in
  */
 public record ClusterConfig(
         String clusterName,
@@ -26,7 +28,8 @@ public record ClusterConfig(
         InterruptionSettings interruption,
         ControllerSettings controller,
         NodePoolSettings nodePools,
-        StateBackendSettings backend) {
+        StateBackendSettings backend,
+        DeclaredApis apis) {
 
     /** EKS cluster names: 1-100 characters, starting with a letter or digit. */
     private static final Pattern CLUSTER_NAME = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]*");
@@ -47,6 +50,12 @@ public record ClusterConfig(
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
+        DeclaredApis apis;
+        try {
+            apis = DeclaredApis.from(release, settings.optionalString("retired_api"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
         String namespace = dnsLabel(settings, "karpenter_namespace", "karpenter");
         String serviceAccount = dnsLabel(settings, "karpenter_service_account", "karpenter");
         ClusterConfig config = new ClusterConfig(
@@ -59,8 +68,9 @@ public record ClusterConfig(
                 IamSettings.from(settings, release),
                 InterruptionSettings.from(settings, clusterName),
                 ControllerSettings.from(settings),
-                NodePoolSettings.from(settings, clusterName, release),
-                StateBackendSettings.from(settings, region));
+                NodePoolSettings.from(settings, clusterName, apis),
+                StateBackendSettings.from(settings, region),
+                apis);
         config.names().requireWithinAwsLimits();
         return config;
     }

@@ -58,7 +58,7 @@ public record ControllerValues(
      */
     public static ControllerValues of(ClusterConfig config, String clusterEndpoint, String roleArn,
             String instanceProfile, String queueName) {
-        HelmValueKeys keys = config.release().valueKeys();
+        HelmValueKeys keys = config.apis().valueKeys();
         Map<String, String> annotations = new LinkedHashMap<>();
         if (config.iam().controllerIdentity() == ControllerIdentity.IRSA) {
             annotations.put(ROLE_ARN_ANNOTATION, roleArn);

@@ -27,7 +27,7 @@ public class ControllerPolicies extends Construct {
                 + config.names().queue();
         ControllerPolicy.Scope policyScope = new ControllerPolicy.Scope(facts.partition(), facts.region(),
                 facts.accountId(), config.clusterName(), facts.clusterArn(), queueArn, nodeRole.arn());
-        List<ControllerPolicy.Group> groups = new ArrayList<>(ControllerPolicy.groups(config.release(), policyScope));
+        List<ControllerPolicy.Group> groups = new ArrayList<>(ControllerPolicy.groups(config.apis(), policyScope));
         config.interruption().kmsKeyId().ifPresent(keyId -> groups.add(ControllerPolicy.queueEncryption(
                 // Resolves a key id, alias or ARN to the key's ARN, the only form an IAM resource accepts.
                 new DataAwsKmsKey(this, "queue-key", DataAwsKmsKeyConfig.builder().keyId(TerraformStrings.literal(keyId)).build()).getArn())));

@@ -2,7 +2,9 @@ package dev.platform.karpenter.release;
 
 import dev.platform.karpenter.policy.IamPolicyDocument;
 import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The Karpenter controller's IAM permissions for a release, statement for statement as in the upstream
@@ -25,8 +27,29 @@ public final class ControllerPolicy {
     public static List<Group> groups(KarpenterRelease release, Scope scope) {
         return switch (release.apiGeneration()) {
             case V1ALPHA5 -> ControllerPolicyV1Alpha5.groups(scope);
+            case V1BETA1 -> ControllerPolicyV1Beta1.groups(scope, release.minor() == KarpenterRelease.FIRST_V1BETA1_MINOR);
             case V1 -> ControllerPolicyV1.groups(scope);
         };
+    }
+
+    /**
+     * The groups of a deploy: the release's, plus, while the previous generation's objects are kept, that
+     * generation's node permissions as one more policy ("NodeLifecycleV1alpha5", "NodeLifecycleV1beta1"), as
+     * upstream's migration guides attach the new policy beside the old one. Nodes launched for the old objects
+     * carry the old tags, and until the new controller is applied the old one is still running.
+     */
+    public static List<Group> groups(DeclaredApis apis, Scope scope) {
+        List<Group> groups = new ArrayList<>(groups(apis.release(), scope));
+        apis.kept().ifPresent(kept -> {
+            Group previous = switch (kept) {
+                case V1ALPHA5 -> ControllerPolicyV1Alpha5.groups(scope).get(0);
+                case V1BETA1 -> ControllerPolicyV1Beta1.nodeLifecycle(scope, false);
+                case V1 -> throw new IllegalStateException("no generation follows v1");
+            };
+            groups.add(new Group(previous.name() + "V1" + kept.name().substring(2).toLowerCase(Locale.ROOT),
+                    previous.statements()));
+        });
+        return List.copyOf(groups);
     }
 
     /**

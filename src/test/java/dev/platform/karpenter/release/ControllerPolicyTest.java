@@ -22,7 +22,8 @@ class ControllerPolicyTest {
             "arn:aws:iam::123456789012:role/eks-node-group-default");
 
     @ParameterizedTest(name = "{0} uses the statements of the {1} template")
-    @CsvSource({"v0.30.0, v0.30.0", "v0.31.1, v0.30.0", "1.0.0, 1.14.1", "1.14.1, 1.14.1"})
+    @CsvSource({"v0.30.0, v0.30.0", "v0.31.1, v0.30.0", "v0.32.10, v0.32.10", "v0.33.12, 0.37.8", "0.37.8, 0.37.8",
+            "1.0.0, 1.14.1", "1.14.1, 1.14.1"})
     void hasExactlyTheUpstreamStatementsOfItsGeneration(String chartVersion, String templateVersion) {
         Map<String, Set<PolicyStatements.Normalized>> expected = PolicyStatements.upstream(templateVersion, DEMO);
 
@@ -36,7 +37,7 @@ class ControllerPolicyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"v0.30.0, 5, 11", "1.14.1, 6, 18"})
+    @CsvSource({"v0.30.0, 5, 11", "v0.32.10, 5, 15", "0.37.8, 5, 16", "1.14.1, 6, 18"})
     void splitsIntoGroupsWithUniqueSids(String chartVersion, int groups, int statements) {
         List<ControllerPolicy.Group> split = ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO);
 
@@ -46,7 +47,7 @@ class ControllerPolicyTest {
     }
 
     @ParameterizedTest(name = "{0}: policy \"{1}\" grants iam:PassRole on the node role only")
-    @CsvSource({"v0.30.0, IAMIntegration", "1.14.1, IAMIntegration"})
+    @CsvSource({"v0.30.0, IAMIntegration", "0.37.8, IAMIntegration", "1.14.1, IAMIntegration"})
     void passesOnlyTheNodeRole(String chartVersion, String group) {
         List<IamPolicyDocument.Statement> passRole = ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO).stream()
                 .flatMap(g -> g.statements().stream())
@@ -54,6 +55,23 @@ class ControllerPolicyTest {
                 .toList();
 
         assertThat(passRole).singleElement().satisfies(s -> assertThat(s.resources()).containsExactly(DEMO.nodeRoleArn()));
+    }
+
+    @ParameterizedTest(name = "{0} keeping {1}: both tag generations until retired")
+    @CsvSource({"v0.32.10, v1alpha5, NodeLifecycleV1alpha5, v0.30.0", "1.0.14, v1beta1, NodeLifecycleV1beta1, 0.37.8"})
+    void whileThePreviousGenerationIsKeptItsNodePermissionsStayAsOneMorePolicy(String chartVersion, String kept,
+            String extraGroup, String previousTemplate) {
+        KarpenterRelease release = KarpenterRelease.of(chartVersion);
+        List<ControllerPolicy.Group> keeping = ControllerPolicy.groups(DeclaredApis.keeping(release), DEMO);
+        List<ControllerPolicy.Group> retired = ControllerPolicy.groups(DeclaredApis.from(release, java.util.Optional.of(kept)), DEMO);
+
+        assertThat(retired).isEqualTo(ControllerPolicy.groups(release, DEMO));
+        assertThat(keeping.subList(0, retired.size())).isEqualTo(retired);
+        assertThat(keeping).last().satisfies(group -> {
+            assertThat(group.name()).isEqualTo(extraGroup);
+            assertThat(PolicyStatements.fromDocument(group.document().toJson()))
+                    .isEqualTo(PolicyStatements.upstream(previousTemplate, DEMO).get("NodeLifecycle"));
+        });
     }
 
     /**
