@@ -79,7 +79,7 @@ class TerraformStringsIT {
         NodePoolSettings nodePools = new NodePoolSettings(c.nodePools().amiFamily(), c.nodePools().discoveryTagKey(),
                 c.nodePools().discoveryTagValue(), List.of(pool), c.nodePools().uninstallHookImage());
         return new ClusterConfig(c.clusterName(), c.region(), c.release(), c.namespace(), c.serviceAccount(),
-                Map.of("team", ALL), iam, c.interruption(), controller, nodePools, c.backend());
+                Map.of("team", ALL), iam, c.interruption(), controller, nodePools, c.backend(), c.apis());
     }
 
     /**
