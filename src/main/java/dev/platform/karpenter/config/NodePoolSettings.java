@@ -41,11 +41,13 @@ public record NodePoolSettings(
                     + "; use one of " + String.join(", ", rules.amiFamilies()));
         }
         String tagKey = settings.string("discovery_tag_key", "karpenter.sh/discovery");
-        PoolSettings.requireQualifiedName("discovery_tag_key", tagKey);
+        Kubernetes.requireLabelKey("discovery_tag_key", tagKey);
         String tagValue = settings.string("discovery_tag_value", clusterName);
         if (tagValue.isEmpty()) {
             throw new ConfigException("discovery_tag_value must not be empty");
         }
+        AwsRules.requireTagKey("discovery_tag_key", tagKey);
+        AwsRules.requireTagValue("discovery_tag_value", tagValue);
         List<PoolSettings> pools = new ArrayList<>();
         PoolSettings defaultPool = PoolSettings.defaults(settings);
         pools.add(defaultPool);
@@ -87,6 +89,18 @@ public record NodePoolSettings(
     }
 
     private static void requireValidFor(NodePoolRules rules, KarpenterRelease release, PoolSettings pool, String where) {
+        for (String label : pool.labels().keySet()) {
+            rules.restrictedLabel(label).ifPresent(why -> {
+                throw new ConfigException(where + "node_labels may not set " + ConfigException.quote(label) + ": " + why
+                        + " (Karpenter " + release + ")");
+            });
+        }
+        for (NodeRequirement requirement : pool.requirements()) {
+            rules.restrictedLabel(requirement.key()).ifPresent(why -> {
+                throw new ConfigException(where + "node_requirements may not use the key " + ConfigException.quote(requirement.key())
+                        + ": " + why + " (Karpenter " + release + ")");
+            });
+        }
         if (pool.ttlSecondsAfterEmpty().isPresent()) {
             if (!rules.hasTtlSecondsAfterEmpty()) {
                 throw new ConfigException(where + "ttl_seconds_after_empty applies to Karpenter v1alpha5 Provisioners only"
