@@ -3,7 +3,6 @@ package dev.platform.karpenter.nodepools.manifest;
 import dev.platform.karpenter.config.NodePoolSettings;
 import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.release.DeclaredApis;
-import dev.platform.karpenter.release.KarpenterRelease;
 import java.util.List;
 
 /**
@@ -11,10 +10,6 @@ import java.util.List;
  * Chosen once from the release, so no other code asks which generation it renders for.
  */
 public interface NodePoolManifests {
-
-    static NodePoolManifests forRelease(KarpenterRelease release) {
-        return of(release.apiGeneration());
-    }
 
     /** The objects of every declared generation: at 0.32 before retiring, the Provisioners beside the NodePools. */
     static NodePoolManifests forApis(DeclaredApis apis) {

@@ -115,7 +115,7 @@ class V1Alpha5ManifestsTest {
 
     @Test
     void theUninstallHookDeletesTheProvisionersAndWaitsForTheirNodes() {
-        List<JsonNode> hook = Json.yamlDocuments(ManifestYaml.documents(NodePoolManifests.forRelease(config(V0).release())
+        List<JsonNode> hook = Json.yamlDocuments(ManifestYaml.documents(NodePoolManifests.forApis(config(V0).apis())
                 .uninstallHook(config(V0).nodePools(), "karpenter", 900)));
 
         assertThat(hook).extracting(h -> h.path("kind").asText())
@@ -155,7 +155,7 @@ class V1Alpha5ManifestsTest {
 
     @Test
     void thePlainFileKeepsTheSeedsName() {
-        assertThat(NodePoolManifests.forRelease(config(V0).release()).plainFileName()).isEqualTo("default-provisioner.yaml");
+        assertThat(NodePoolManifests.forApis(config(V0).apis()).plainFileName()).isEqualTo("default-provisioner.yaml");
     }
 
     static List<String> taints(JsonNode taints) {

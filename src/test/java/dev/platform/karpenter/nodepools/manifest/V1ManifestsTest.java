@@ -124,12 +124,12 @@ class V1ManifestsTest {
 
     @Test
     void needsNoUninstallHookAsTheNodeClassFinalizerWaitsForTheNodes() {
-        assertThat(NodePoolManifests.forRelease(config(V1).release()).uninstallHook(config(V1).nodePools(), "karpenter", 900))
+        assertThat(NodePoolManifests.forApis(config(V1).apis()).uninstallHook(config(V1).nodePools(), "karpenter", 900))
                 .isEmpty();
     }
 
     @Test
     void thePlainFileIsNamedAfterTheNodePool() {
-        assertThat(NodePoolManifests.forRelease(config(V1).release()).plainFileName()).isEqualTo("nodepool.yaml");
+        assertThat(NodePoolManifests.forApis(config(V1).apis()).plainFileName()).isEqualTo("nodepool.yaml");
     }
 }
