@@ -1,9 +1,12 @@
 package dev.platform.karpenter.nodepools.manifest;
 
 import dev.platform.karpenter.config.NodePoolSettings;
+import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.release.DeclaredApis;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The pools and the node class of one Karpenter API generation: which kinds, apiVersions and field names it uses.
@@ -44,6 +47,15 @@ public interface NodePoolManifests {
 
     /** Name of the plain file for {@code kubectl apply -f}: the seed's name on 0.x. */
     String plainFileName();
+
+    /** A pool object per pool of the settings, in their order, then the node class. */
+    static List<KubernetesObject<?>> poolsThenNodeClass(NodePoolSettings settings,
+            Function<PoolSettings, KubernetesObject<?>> pool, KubernetesObject<?> nodeClass) {
+        List<KubernetesObject<?>> objects = new ArrayList<>();
+        settings.pools().forEach(each -> objects.add(pool.apply(each)));
+        objects.add(nodeClass);
+        return List.copyOf(objects);
+    }
 
     /** Name of the node class every pool references. */
     String NODE_CLASS = "default";
