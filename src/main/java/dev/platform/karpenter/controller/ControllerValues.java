@@ -1,5 +1,6 @@
 package dev.platform.karpenter.controller;
 
+import dev.platform.karpenter.config.TerraformStrings;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -105,7 +106,8 @@ public record ControllerValues(
 
     public String toYaml() {
         try {
-            return YAML.writeValueAsString(toTree());
+            // Affinity, tolerations and resources are the user's; the references in the tree are cdktf tokens.
+            return TerraformStrings.literal(YAML.writeValueAsString(toTree()));
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.iam;
 
+import dev.platform.karpenter.config.TerraformStrings;
 import com.hashicorp.cdktf.Fn;
 import com.hashicorp.cdktf.Token;
 import dev.platform.karpenter.config.ClusterConfig;
@@ -25,7 +26,7 @@ public class ReusedNodeRole extends NodeRole {
         } else {
             String arn = new DataAwsEksNodeGroup(this, "node-group", DataAwsEksNodeGroupConfig.builder()
                     .clusterName(config.clusterName())
-                    .nodeGroupName(config.iam().nodeGroupName())
+                    .nodeGroupName(TerraformStrings.literal(config.iam().nodeGroupName()))
                     .build())
                     .getNodeRoleArn();
             identify(arn, Token.asString(Fn.element(Fn.reverse(Fn.split("/", arn)), 0)));

@@ -19,7 +19,7 @@ import java.util.List;
  * not use.
  */
 final class ControllerPolicyV1 {
-    private static final String POOL_TAG = "karpenter.sh/nodepool";
+    private static final String POOL_TAG = ApiGeneration.V1.poolLabel();
     private static final String NODE_CLASS_TAG = "karpenter.k8s.aws/ec2nodeclass";
     private static final String EKS_CLUSTER_TAG = "eks:eks-cluster-name";
     private static final String REGION_TAG = "topology.kubernetes.io/region";

@@ -15,7 +15,7 @@ import java.util.List;
  * 1.x policies so each stays far below IAM's size limit.
  */
 final class ControllerPolicyV1Alpha5 {
-    private static final String POOL_TAG = "karpenter.sh/provisioner-name";
+    private static final String POOL_TAG = ApiGeneration.V1ALPHA5.poolLabel();
 
     private ControllerPolicyV1Alpha5() {
     }

@@ -41,7 +41,7 @@ public final class Main {
     public static int run(Path projectDir, Map<String, String> env, PrintStream out, PrintStream err) {
         try {
             RunSettings settings = RunSettings.from(projectDir, env);
-            List<Path> tfvarsFiles = ConfigLoader.files(ConfigLoader.locate(projectDir, env, out));
+            List<Path> tfvarsFiles = ConfigLoader.files(ConfigLoader.locate(projectDir, env, out), out);
             int processes = Synthesis.processes(tfvarsFiles.size(), env);
             OutputDirectory output = settings.output();
             Path staging = output.newStaging();
