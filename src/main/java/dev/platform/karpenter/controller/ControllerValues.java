@@ -1,5 +1,6 @@
 package dev.platform.karpenter.controller;
 
+import dev.platform.karpenter.config.TerraformStrings;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -116,7 +117,8 @@ public record ControllerValues(
 
     private static String write(ObjectNode root) {
         try {
-            return YAML.writeValueAsString(root);
+            // Affinity, tolerations and resources are the user's; the references in the tree are cdktf tokens.
+            return TerraformStrings.literal(YAML.writeValueAsString(root));
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

@@ -91,11 +91,6 @@ public record KarpenterRelease(int major, int minor, int patch) {
         return major == 1 && minor == 0 ? Optional.of(ValuePath.of("webhook", "serviceNamespace")) : Optional.empty();
     }
 
-    /** The tag Karpenter puts on the instances of a pool, which the controller policy keys on. */
-    public String poolTagKey() {
-        return apiGeneration() == ApiGeneration.V1ALPHA5 ? "karpenter.sh/provisioner-name" : "karpenter.sh/nodepool";
-    }
-
     /** AWS-managed ECR policy for the node role: 1.x moved to the pull-only policy (0.x templates: read-only). */
     public String nodeEcrPolicyName() {
         return isV1() ? "AmazonEC2ContainerRegistryPullOnly" : "AmazonEC2ContainerRegistryReadOnly";

@@ -1,28 +1,38 @@
 package dev.platform.karpenter.controller;
 
 import static dev.platform.karpenter.controller.ControllerFixtures.STACK;
-import static dev.platform.karpenter.controller.ControllerFixtures.V0;
-import static dev.platform.karpenter.controller.ControllerFixtures.V1;
-import static dev.platform.karpenter.controller.ControllerFixtures.parseYaml;
 import static dev.platform.karpenter.controller.ControllerFixtures.release;
 import static dev.platform.karpenter.controller.ControllerFixtures.values;
+import static dev.platform.karpenter.testing.Json.fieldNames;
+import static dev.platform.karpenter.testing.Json.texts;
+import static dev.platform.karpenter.testing.Json.yaml;
+import static dev.platform.karpenter.testing.Synthesized.idWhere;
+import static dev.platform.karpenter.testing.Synthesized.onlyId;
+import static dev.platform.karpenter.testing.Synthesized.resources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.platform.karpenter.testing.Json;
+import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /** The synthesized {@code demo-karpenter} stack of a 0.x and a 1.x cluster. */
 class ControllerStackTest {
     private static final String TOKEN = "data.aws_ecrpublic_authorization_token.ecr_public";
+    @RegisterExtension
+    static final Synthesized V0 = ControllerFixtures.v0();
+    @RegisterExtension
+    static final Synthesized V1 = ControllerFixtures.v1();
 
     static List<Arguments> generations() {
         return List.of(Arguments.of(V0, "v0.30.0", "karpenter"), Arguments.of(V1, "1.14.1", "kube-system"));
@@ -31,7 +41,7 @@ class ControllerStackTest {
     @ParameterizedTest
     @MethodSource("generations")
     void installsTheCrdChartAndTheControllerChartFromEcrPublicAtTheRegistrysVersion(
-            ProducerStacks synthesized, String version, String namespace) {
+            Synthesized synthesized, String version, String namespace) {
         Map<String, String> charts = Map.of("karpenter_crd", "karpenter-crd", "karpenter", "karpenter");
         assertThat(fieldNames(synthesized.stack(STACK).path("resource").path("helm_release")))
                 .containsExactlyInAnyOrderElementsOf(charts.keySet());
@@ -48,7 +58,7 @@ class ControllerStackTest {
 
     @ParameterizedTest
     @MethodSource("generations")
-    void installsTheCrdsBeforeTheControllerAndLeavesTheControllersCrdsToTheCrdChart(ProducerStacks synthesized) {
+    void installsTheCrdsBeforeTheControllerAndLeavesTheControllersCrdsToTheCrdChart(Synthesized synthesized) {
         JsonNode controller = release(synthesized, "karpenter");
         assertThat(texts(controller.path("depends_on"))).containsExactly("helm_release.karpenter_crd");
         assertThat(controller.path("skip_crds").asBoolean()).isTrue();
@@ -59,7 +69,7 @@ class ControllerStackTest {
 
     @ParameterizedTest
     @MethodSource("generations")
-    void pullsWithTheEcrPublicTokenReadThroughTheUsEast1Provider(ProducerStacks synthesized) {
+    void pullsWithTheEcrPublicTokenReadThroughTheUsEast1Provider(Synthesized synthesized) {
         JsonNode stack = synthesized.stack(STACK);
         JsonNode providers = stack.path("provider").path("aws");
         assertThat(providers).hasSize(2);
@@ -80,7 +90,7 @@ class ControllerStackTest {
 
     @ParameterizedTest
     @MethodSource("generations")
-    void theHelmProviderLogsInWithThisRunsTokenSoUpgradesNeverUseTheStalePasswordInState(ProducerStacks synthesized) {
+    void theHelmProviderLogsInWithThisRunsTokenSoUpgradesNeverUseTheStalePasswordInState(Synthesized synthesized) {
         JsonNode registries = synthesized.stack(STACK).path("provider").path("helm").get(0).path("registry");
         assertThat(registries).hasSize(1);
         assertThat(registries.get(0).path("url").asText()).isEqualTo("oci://public.ecr.aws");
@@ -90,7 +100,7 @@ class ControllerStackTest {
 
     @ParameterizedTest
     @MethodSource("generations")
-    void theTokenIsOnlyReferencedByTheRepositoryCredentials(ProducerStacks synthesized) {
+    void theTokenIsOnlyReferencedByTheRepositoryCredentials(Synthesized synthesized) {
         JsonNode stack = synthesized.stack(STACK);
         Map<String, String> references = new TreeMap<>();
         collectStrings(stack, "", references);
@@ -109,16 +119,17 @@ class ControllerStackTest {
     void v0ValuesSitAtTheSettingsAwsKeysWithEveryValueWired() {
         ObjectNode values = (ObjectNode) values(V0);
         assertThat(values.at("/settings/aws/clusterEndpoint").asText()).isEqualTo(clusterEndpoint(V0));
-        assertThat(produced(V0, values.at("/settings/aws/interruptionQueueName"))).isEqualTo("${aws_sqs_queue.test-queue.name}");
+        assertThat(produced(V0, values.at("/settings/aws/interruptionQueueName"))).isEqualTo(queueName(V0));
+        String profile = onlyId(resources(V0.stack("demo-iam"), "aws_iam_instance_profile"));
         assertThat(produced(V0, values.at("/settings/aws/defaultInstanceProfile")))
-                .isEqualTo("${aws_iam_instance_profile.test-instance-profile.name}");
+                .isEqualTo("${aws_iam_instance_profile." + profile + ".name}");
         JsonNode annotations = values.path("serviceAccount").path("annotations");
-        assertThat(produced(V0, annotations.path("eks.amazonaws.com/role-arn"))).isEqualTo("${aws_iam_role.test-controller-role.arn}");
+        assertThat(produced(V0, annotations.path("eks.amazonaws.com/role-arn"))).isEqualTo(controllerRoleArn(V0));
 
         values.with("settings").with("aws").put("clusterEndpoint", "<endpoint>").put("interruptionQueueName", "<queue>")
                 .put("defaultInstanceProfile", "<profile>");
         values.with("serviceAccount").with("annotations").put("eks.amazonaws.com/role-arn", "<role>");
-        assertThat(values).isEqualTo(parseYaml("""
+        assertThat(values).isEqualTo(yaml("""
                 settings:
                   aws:
                     clusterName: demo
@@ -137,13 +148,13 @@ class ControllerStackTest {
     void v1ValuesSitAtTheSettingsKeysWithoutAnInstanceProfile() {
         ObjectNode values = (ObjectNode) values(V1);
         assertThat(values.at("/settings/clusterEndpoint").asText()).isEqualTo(clusterEndpoint(V1));
-        assertThat(produced(V1, values.at("/settings/interruptionQueue"))).isEqualTo("${aws_sqs_queue.test-queue.name}");
+        assertThat(produced(V1, values.at("/settings/interruptionQueue"))).isEqualTo(queueName(V1));
         JsonNode annotations = values.path("serviceAccount").path("annotations");
-        assertThat(produced(V1, annotations.path("eks.amazonaws.com/role-arn"))).isEqualTo("${aws_iam_role.test-controller-role.arn}");
+        assertThat(produced(V1, annotations.path("eks.amazonaws.com/role-arn"))).isEqualTo(controllerRoleArn(V1));
 
         values.with("settings").put("clusterEndpoint", "<endpoint>").put("interruptionQueue", "<queue>");
         values.with("serviceAccount").with("annotations").put("eks.amazonaws.com/role-arn", "<role>");
-        assertThat(values).isEqualTo(parseYaml("""
+        assertThat(values).isEqualTo(yaml("""
                 settings:
                   clusterName: demo
                   clusterEndpoint: <endpoint>
@@ -178,7 +189,7 @@ class ControllerStackTest {
 
     @ParameterizedTest
     @MethodSource("generations")
-    void annotationAndTolerationValuesAreYamlStrings(ProducerStacks synthesized) {
+    void annotationAndTolerationValuesAreYamlStrings(Synthesized synthesized) {
         JsonNode values = values(synthesized);
         JsonNode annotations = values.path("serviceAccount").path("annotations");
         assertThat(annotations.size()).isEqualTo(2);
@@ -192,11 +203,11 @@ class ControllerStackTest {
 
     @Test
     void theCrdChartOf10PointsItsConversionWebhookAtTheControllersNamespace() {
-        ProducerStacks v10 = ProducerStacks.synthesize(TestConfigs.config("1.0.0", "karpenter_namespace = \"platform\""));
+        Synthesized v10 = Synthesized.of(TestConfigs.config("1.0.0", "karpenter_namespace = \"platform\""));
         JsonNode values = release(v10, "karpenter_crd").path("values");
 
         assertThat(values).hasSize(1);
-        assertThat(parseYaml(values.get(0).asText()).at("/webhook/serviceNamespace").textValue()).isEqualTo("platform");
+        assertThat(Json.yaml(values.get(0).asText()).at("/webhook/serviceNamespace").textValue()).isEqualTo("platform");
         assertThat(release(V1, "karpenter_crd").has("values")).as("1.14 has no conversion webhook").isFalse();
     }
 
@@ -218,17 +229,23 @@ class ControllerStackTest {
     }
 
     /** What a {@code terraform_remote_state} reference reads in the producing stack. */
-    private static String produced(ProducerStacks synthesized, JsonNode value) {
-        return synthesized.producedExpression(synthesized.stack(STACK), value.asText());
+    private static String produced(Synthesized synthesized, JsonNode value) {
+        return synthesized.produced(synthesized.stack(STACK), value.asText());
     }
 
-    private static String clusterId(ProducerStacks synthesized) {
-        List<String> ids = fieldNames(synthesized.stack(STACK).path("data").path("aws_eks_cluster"));
-        assertThat(ids).hasSize(1);
-        return ids.get(0);
+    private static String queueName(Synthesized synthesized) {
+        return "${aws_sqs_queue." + onlyId(resources(synthesized.stack("demo-interruption"), "aws_sqs_queue")) + ".name}";
     }
 
-    private static String clusterEndpoint(ProducerStacks synthesized) {
+    private static String controllerRoleArn(Synthesized synthesized) {
+        return "${aws_iam_role." + idWhere(synthesized.stack("demo-iam"), "aws_iam_role", "name", "KarpenterIRSA-demo") + ".arn}";
+    }
+
+    private static String clusterId(Synthesized synthesized) {
+        return onlyId(synthesized.stack(STACK).path("data").path("aws_eks_cluster"));
+    }
+
+    private static String clusterEndpoint(Synthesized synthesized) {
         return "${data.aws_eks_cluster." + clusterId(synthesized) + ".endpoint}";
     }
 
@@ -242,17 +259,5 @@ class ControllerStackTest {
                 collectStrings(node.get(i), pointer + "/" + i, strings);
             }
         }
-    }
-
-    static List<String> fieldNames(JsonNode node) {
-        List<String> names = new ArrayList<>();
-        node.fieldNames().forEachRemaining(names::add);
-        return names;
-    }
-
-    private static List<String> texts(JsonNode array) {
-        List<String> values = new ArrayList<>();
-        array.forEach(value -> values.add(value.asText()));
-        return values;
     }
 }

@@ -1,6 +1,6 @@
 package dev.platform.karpenter.controller;
 
-import static dev.platform.karpenter.controller.ControllerFixtures.parseYaml;
+import static dev.platform.karpenter.testing.Json.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 class ControllerValuesTest {
 
     private static JsonNode render(ClusterConfig config) {
-        return parseYaml(ControllerValues.of(config, "https://endpoint", "arn:role", "profile", "queue").toYaml());
+        return yaml(ControllerValues.of(config, "https://endpoint", "arn:role", "profile", "queue").toYaml());
     }
 
     @Test
     void defaultsSetTheClusterTheIdentityTheReplicasAndUpstreamGuidesResources() {
-        assertThat(render(TestConfigs.config(TestConfigs.V1))).isEqualTo(parseYaml("""
+        assertThat(render(TestConfigs.config(TestConfigs.V1))).isEqualTo(yaml("""
                 settings: {clusterName: demo, clusterEndpoint: "https://endpoint", interruptionQueue: queue}
                 serviceAccount:
                   name: karpenter
@@ -43,7 +43,7 @@ class ControllerValuesTest {
         String yaml = ControllerValues.of(TestConfigs.config(TestConfigs.V1, "controller_identity = \"pod_identity\"",
                 "sts_regional_endpoints = true"), "e", "r", "p", "q").toYaml();
 
-        JsonNode annotation = parseYaml(yaml).path("serviceAccount").path("annotations").path("eks.amazonaws.com/sts-regional-endpoints");
+        JsonNode annotation = yaml(yaml).path("serviceAccount").path("annotations").path("eks.amazonaws.com/sts-regional-endpoints");
         assertThat(annotation.isTextual()).isTrue();
         assertThat(annotation.textValue()).isEqualTo("true");
     }
