@@ -42,6 +42,11 @@ class ControllerChartRenderTest {
                 .forEach(cluster -> RENDERED.put(cluster, cluster.renderController(cluster.values())));
     }
 
+    /** The controller chart of {@code cluster} as rendered for these tests. */
+    static List<JsonNode> rendered(Cluster cluster) {
+        return RENDERED.get(cluster);
+    }
+
     static List<Cluster> irsa() {
         return List.copyOf(IRSA.values());
     }

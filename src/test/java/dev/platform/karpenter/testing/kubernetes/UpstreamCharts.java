@@ -21,7 +21,20 @@ public final class UpstreamCharts {
     public static final String CONTROLLER_CHART = "karpenter";
     public static final String CRD_CHART = "karpenter-crd";
 
+    /** CRD validators by tag: the karpenter-crd chart is rendered once per test run. */
+    private static final java.util.Map<String, CrdValidator> VALIDATORS = new java.util.concurrent.ConcurrentHashMap<>();
+
     private UpstreamCharts() {
+    }
+
+    /** The CRDs the karpenter-crd chart of {@code tag} installs, rendered by Helm into namespace "karpenter". */
+    public static List<com.fasterxml.jackson.databind.JsonNode> crds(String tag) {
+        return HelmRender.template(chart(tag, CRD_CHART), CRD_CHART, "karpenter", "");
+    }
+
+    /** A validator for the custom resources of the release {@code tag}, built from its CRD chart (cached). */
+    public static CrdValidator crdValidator(String tag) {
+        return VALIDATORS.computeIfAbsent(tag, t -> CrdValidator.of(crds(t)));
     }
 
     /** The chart folder {@code charts/<tag>/<chart>} on the test class path. */
