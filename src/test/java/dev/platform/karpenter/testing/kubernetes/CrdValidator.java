@@ -66,6 +66,15 @@ public final class CrdValidator {
         return new TreeSet<>(schemas.keySet());
     }
 
+    /** The openAPIV3Schema a CRD of this release serves for {@code apiVersion} and {@code kind}. */
+    public JsonNode schema(String apiVersion, String kind) {
+        JsonNode schema = schemas.get(key(apiVersion, kind));
+        if (schema == null) {
+            throw new IllegalArgumentException("no CRD serves " + key(apiVersion, kind));
+        }
+        return schema;
+    }
+
     /** Whether a CRD of this release serves the object's apiVersion and kind. */
     public boolean serves(JsonNode object) {
         return schemas.containsKey(key(object.path("apiVersion").asText(), object.path("kind").asText()));
@@ -83,9 +92,7 @@ public final class CrdValidator {
         ObjectNode defaulted = object.deepCopy();
         applyDefaults(schema, defaulted);
         JsonSchema jsonSchema = jsonSchemas.computeIfAbsent(key, k -> FACTORY.getSchema(structural(schema, true)));
-        for (ValidationMessage message : new TreeSet<>(jsonSchema.validate(defaulted))) {
-            errors.add(message.getMessage());
-        }
+        jsonSchema.validate(defaulted).stream().map(ValidationMessage::getMessage).sorted().forEach(errors::add);
         evaluateRules(schema, defaulted, "", errors);
         return errors;
     }
