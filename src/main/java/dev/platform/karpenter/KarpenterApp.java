@@ -9,7 +9,10 @@ import dev.platform.karpenter.controller.ControllerStack;
 import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.interruption.InterruptionStack;
 import dev.platform.karpenter.nodepools.NodePoolsStack;
+import dev.platform.karpenter.nodepools.PlainManifestFile;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -28,17 +31,24 @@ public final class KarpenterApp {
      *
      * @param stateDirFromStack the project directory relative to a stack's working directory in the final output
      */
-    public static void synthesize(List<ClusterConfig> clusters, Path synthDir, String stateDirFromStack) {
-        synthesize(newApp(synthDir), clusters, stateDirFromStack);
+    public static void synthesize(List<ClusterConfig> clusters, Path synthDir, String stateDirFromStack)
+            throws IOException {
+        synthesize(newApp(synthDir), synthDir, clusters, stateDirFromStack);
     }
 
-    /** Adds the four stacks of every cluster to {@code app} and synthesizes it. */
-    public static void synthesize(App app, List<ClusterConfig> clusters, String stateDirFromStack) {
+    /**
+     * Adds the four stacks of every cluster to {@code app} and synthesizes it into {@code synthDir} (the App's
+     * outdir), then writes the plain manifest files next to the node-pools stacks.
+     */
+    public static void synthesize(App app, Path synthDir, List<ClusterConfig> clusters, String stateDirFromStack)
+            throws IOException {
+        List<PlainManifestFile> plainFiles = new ArrayList<>();
         for (ClusterConfig config : clusters) {
             IamStack iam = new IamStack(app, config);
             InterruptionStack interruption = new InterruptionStack(app, config);
             ControllerStack controller = new ControllerStack(app, config, iam, interruption);
             NodePoolsStack nodePools = new NodePoolsStack(app, config, iam, controller);
+            plainFiles.add(nodePools.plainManifestFile());
             List<Map.Entry<String, TerraformStack>> byConcern = List.of(Map.entry(IamStack.CONCERN, iam),
                     Map.entry(InterruptionStack.CONCERN, interruption), Map.entry(ControllerStack.CONCERN, controller),
                     Map.entry(NodePoolsStack.CONCERN, nodePools));
@@ -47,5 +57,8 @@ public final class KarpenterApp {
             }
         }
         app.synth();
+        for (PlainManifestFile file : plainFiles) {
+            file.writeInto(synthDir);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.config;
 
+import dev.platform.karpenter.release.DeclaredApis;
 import dev.platform.karpenter.release.KarpenterRelease;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -14,6 +15,7 @@ import java.util.regex.Pattern;
  * @param namespace    karpenter_namespace: where the controller runs (default "karpenter")
  * @param serviceAccount karpenter_service_account: the controller's service account (default "karpenter")
  * @param tags         tags: added to every taggable AWS resource
+ * @param apis         the release with retire_previous_api: the API generations the pools are declared in
  */
 public record ClusterConfig(
         String clusterName,
@@ -26,12 +28,11 @@ public record ClusterConfig(
         InterruptionSettings interruption,
         ControllerSettings controller,
         NodePoolSettings nodePools,
-        StateBackendSettings backend) {
+        StateBackendSettings backend,
+        DeclaredApis apis) {
 
     /** EKS cluster names: 1-100 characters, starting with a letter or digit. */
     private static final Pattern CLUSTER_NAME = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]*");
-    /** Kubernetes DNS-1123 label, for the namespace and service account. */
-    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
     /** Builds and validates the configuration; every problem is a one-line {@link ConfigException}. */
     public static ClusterConfig from(Settings settings) {
@@ -49,6 +50,12 @@ public record ClusterConfig(
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
+        DeclaredApis apis;
+        try {
+            apis = DeclaredApis.from(release, settings.optionalString("retired_api"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
         String namespace = dnsLabel(settings, "karpenter_namespace", "karpenter");
         String serviceAccount = dnsLabel(settings, "karpenter_service_account", "karpenter");
         ClusterConfig config = new ClusterConfig(
@@ -57,12 +64,13 @@ public record ClusterConfig(
                 release,
                 namespace,
                 serviceAccount,
-                settings.stringMap("tags"),
+                AwsRules.requireTags("tags", settings.stringMap("tags")),
                 IamSettings.from(settings, release),
                 InterruptionSettings.from(settings, clusterName),
                 ControllerSettings.from(settings),
-                NodePoolSettings.from(settings, clusterName, release),
-                StateBackendSettings.from(settings, region));
+                NodePoolSettings.from(settings, clusterName, apis),
+                StateBackendSettings.from(settings, region),
+                apis);
         config.names().requireWithinAwsLimits();
         return config;
     }
@@ -78,10 +86,6 @@ public record ClusterConfig(
     }
 
     private static String dnsLabel(Settings settings, String key, String defaultValue) {
-        String value = settings.string(key, defaultValue);
-        if (!DNS_LABEL.matcher(value).matches()) {
-            throw new ConfigException(key + " must be a Kubernetes name (at most 63 lowercase letters, digits or '-'), got \"" + value + "\"");
-        }
-        return value;
+        return Kubernetes.requireDnsLabel(key, settings.string(key, defaultValue));
     }
 }

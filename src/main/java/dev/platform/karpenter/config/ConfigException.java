@@ -1,16 +1,58 @@
 package dev.platform.karpenter.config;
 
 /**
- * Bad input in a tfvars file. The message is one line that names the setting and what is allowed; the app
- * prints it and exits non-zero before anything is synthesized.
+ * Bad input in a tfvars file. The message is one line of at most {@link #MAX_LENGTH} characters that names the
+ * setting and what is allowed; the app prints it and exits 2 before anything is synthesized.
  */
 public final class ConfigException extends RuntimeException {
+    public static final int MAX_LENGTH = 300;
+    /** Longest part of a user's value a message quotes. */
+    static final int MAX_QUOTED = 40;
+
     public ConfigException(String message) {
-        super(message);
+        super(oneLine(message));
     }
 
     /** Prefixes the message with the file it came from, keeping it on one line. */
     public ConfigException in(String source) {
         return new ConfigException(source + ": " + getMessage());
+    }
+
+    /**
+     * A user's value for a message: in double quotes, control characters and quotes escaped as in tfvars, cut to
+     * {@value #MAX_QUOTED} characters with "..." so that a long value cannot hide what the message says.
+     */
+    public static String quote(String value) {
+        StringBuilder out = new StringBuilder("\"");
+        int shown = 0;
+        for (int i = 0; i < value.length(); i = value.offsetByCodePoints(i, 1)) {
+            if (shown == MAX_QUOTED) {
+                return out.append("...\" (").append(value.length()).append(" characters)").toString();
+            }
+            int c = value.codePointAt(i);
+            switch (c) {
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                default -> {
+                    if (Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
+                            || Character.getType(c) == Character.LINE_SEPARATOR
+                            || Character.getType(c) == Character.PARAGRAPH_SEPARATOR) {
+                        out.append(String.format("\\u%04x", c));
+                    } else {
+                        out.appendCodePoint(c);
+                    }
+                }
+            }
+            shown++;
+        }
+        return out.append('"').toString();
+    }
+
+    private static String oneLine(String message) {
+        String line = message.replaceAll("[\\p{Cntrl}\\u2028\\u2029]+", " ").strip();
+        return line.length() <= MAX_LENGTH ? line : line.substring(0, MAX_LENGTH - 3) + "...";
     }
 }

@@ -40,9 +40,7 @@ public record IamSettings(
                 throw new ConfigException("iam_role_arn names a role to reuse, so create_iam_role must be false");
             }
         });
-        if (nodeGroup.isBlank()) {
-            throw new ConfigException("node_group_name must not be empty");
-        }
+        AwsRules.requireNodeGroupName("node_group_name", nodeGroup);
         return new IamSettings(identity, create, nodeGroup, roleArn, settings.bool("irsa_use_name_prefix", false));
     }
 }

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.config;
 
+import dev.platform.karpenter.release.DeclaredApis;
 import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.release.NodePoolRules;
 import java.util.ArrayList;
@@ -31,19 +32,22 @@ public record NodePoolSettings(
     public static final String DEFAULT_UNINSTALL_HOOK_IMAGE = "public.ecr.aws/bitnami/kubectl:1.27";
     private static final Pattern IMAGE = Pattern.compile("[a-z0-9]([-a-z0-9._/:@]*[a-zA-Z0-9])?");
 
-    static NodePoolSettings from(Settings settings, String clusterName, KarpenterRelease release) {
-        NodePoolRules rules = NodePoolRules.of(release);
+    static NodePoolSettings from(Settings settings, String clusterName, DeclaredApis apis) {
+        KarpenterRelease release = apis.release();
+        NodePoolRules rules = NodePoolRules.of(apis);
         AmiFamily amiFamily = AmiFamily.parse("ami_family", settings.string("ami_family", AmiFamily.BOTTLEROCKET.setting()));
         if (!rules.amiFamilies().contains(amiFamily.setting())) {
             throw new ConfigException("ami_family \"" + amiFamily.setting() + "\" is not available with Karpenter " + release
                     + "; use one of " + String.join(", ", rules.amiFamilies()));
         }
         String tagKey = settings.string("discovery_tag_key", "karpenter.sh/discovery");
-        PoolSettings.requireQualifiedName("discovery_tag_key", tagKey);
+        Kubernetes.requireLabelKey("discovery_tag_key", tagKey);
         String tagValue = settings.string("discovery_tag_value", clusterName);
         if (tagValue.isEmpty()) {
             throw new ConfigException("discovery_tag_value must not be empty");
         }
+        AwsRules.requireTagKey("discovery_tag_key", tagKey);
+        AwsRules.requireTagValue("discovery_tag_value", tagValue);
         List<PoolSettings> pools = new ArrayList<>();
         PoolSettings defaultPool = PoolSettings.defaults(settings);
         pools.add(defaultPool);
@@ -85,10 +89,23 @@ public record NodePoolSettings(
     }
 
     private static void requireValidFor(NodePoolRules rules, KarpenterRelease release, PoolSettings pool, String where) {
+        for (String label : pool.labels().keySet()) {
+            rules.restrictedLabel(label).ifPresent(why -> {
+                throw new ConfigException(where + "node_labels may not set " + ConfigException.quote(label) + ": " + why
+                        + " (Karpenter " + release + ")");
+            });
+        }
+        for (NodeRequirement requirement : pool.requirements()) {
+            rules.restrictedLabel(requirement.key()).ifPresent(why -> {
+                throw new ConfigException(where + "node_requirements may not use the key " + ConfigException.quote(requirement.key())
+                        + ": " + why + " (Karpenter " + release + ")");
+            });
+        }
         if (pool.ttlSecondsAfterEmpty().isPresent()) {
             if (!rules.hasTtlSecondsAfterEmpty()) {
-                throw new ConfigException(where + "ttl_seconds_after_empty applies to Karpenter 0.x only; with " + release
-                        + " set consolidation = false and consolidate_after to remove empty nodes after a delay");
+                throw new ConfigException(where + "ttl_seconds_after_empty applies to Karpenter v1alpha5 Provisioners only"
+                        + " (0.30 to 0.32); with " + release + " set consolidation = false and consolidate_after to remove"
+                        + " empty nodes after a delay");
             }
             if (pool.consolidation()) {
                 throw new ConfigException(where + "ttl_seconds_after_empty cannot be combined with consolidation = true: the "
@@ -96,8 +113,12 @@ public record NodePoolSettings(
             }
         }
         if (pool.consolidateAfter().isPresent() && !rules.hasConsolidateAfter()) {
-            throw new ConfigException(where + "consolidate_after applies to Karpenter 1.x only; with " + release
+            throw new ConfigException(where + "consolidate_after applies to Karpenter 0.32 and later only; with " + release
                     + " use consolidation = false and ttl_seconds_after_empty");
+        }
+        if (pool.consolidateAfter().isPresent() && pool.consolidation() && rules.consolidateAfterNeedsConsolidationOff()) {
+            throw new ConfigException(where + "consolidate_after needs consolidation = false with Karpenter " + release
+                    + ": the v1beta1 NodePool accepts it with consolidationPolicy WhenEmpty only");
         }
     }
 }

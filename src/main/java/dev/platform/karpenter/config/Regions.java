@@ -1,18 +1,45 @@
 package dev.platform.karpenter.config;
 
-import java.util.regex.Pattern;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import software.amazon.awssdk.regions.PartitionMetadata;
+import software.amazon.awssdk.regions.Region;
 
-/** Shape check for AWS region names (us-east-1, eu-central-2, us-gov-west-1, cn-north-1, ...). */
-final class Regions {
-    private static final Pattern REGION = Pattern.compile(
-            "(us|eu|ap|sa|ca|me|af|il|mx|cn)(-gov|-iso|-isob)?-(north|south|east|west|central)(east|west)?-[1-9]");
+/**
+ * AWS regions and partitions as the AWS SDK's own endpoint metadata knows them (software.amazon.awssdk:regions), so
+ * that a real new region passes and a typo fails. Global pseudo-regions (aws-global, aws-cn-global, ...) are left out:
+ * a cluster is never there.
+ */
+public final class Regions {
+    private static final Set<String> REGIONS = Region.regions().stream()
+            .filter(region -> !region.isGlobalRegion())
+            .map(Region::id)
+            .collect(Collectors.toUnmodifiableSet());
 
     private Regions() {
     }
 
+    /** Every region a cluster can be in, sorted. */
+    public static List<String> all() {
+        return REGIONS.stream().sorted(Comparator.naturalOrder()).toList();
+    }
+
     static void requireValid(String key, String region) {
-        if (!REGION.matcher(region).matches()) {
-            throw new ConfigException(key + " must be an AWS region such as us-east-1 or ap-southeast-1, got \"" + region + "\"");
+        if (!REGIONS.contains(region)) {
+            throw new ConfigException(key + " must be an AWS region such as us-east-1 or eusc-de-east-1 (one the "
+                    + "AWS SDK's partition metadata lists), got " + ConfigException.quote(region));
         }
+    }
+
+    /** The partition of a known region: "aws", "aws-cn", "aws-us-gov", "aws-eusc", ... */
+    public static String partition(String region) {
+        return PartitionMetadata.of(Region.of(region)).id();
+    }
+
+    /** The DNS suffix of service principals in the region's partition: amazonaws.com, amazonaws.com.cn, ... */
+    public static String dnsSuffix(String region) {
+        return PartitionMetadata.of(Region.of(region)).dnsSuffix();
     }
 }

@@ -20,8 +20,9 @@ public final class Settings {
     private final Map<String, Object> values;
     private final Set<String> known = new HashSet<>();
 
+    /** {@code values} may hold nulls: a setting written as {@code null} takes its default. */
     public Settings(Map<String, Object> values) {
-        this.values = Map.copyOf(values);
+        this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
     }
 
     public String requiredString(String key) {
@@ -169,7 +170,7 @@ public final class Settings {
 
     private static String describe(Object value) {
         if (value instanceof String text) {
-            return "the string \"" + text + "\"";
+            return "the string " + ConfigException.quote(text);
         }
         if (value instanceof List<?>) {
             return "a list";
@@ -177,6 +178,7 @@ public final class Settings {
         if (value instanceof Map<?, ?>) {
             return "an object";
         }
-        return String.valueOf(value);
+        return value instanceof Boolean || value instanceof Number || value == null ? String.valueOf(value)
+                : ConfigException.quote(String.valueOf(value));
     }
 }

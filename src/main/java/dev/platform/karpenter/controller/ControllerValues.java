@@ -1,5 +1,6 @@
 package dev.platform.karpenter.controller;
 
+import dev.platform.karpenter.config.TerraformStrings;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +11,7 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ControllerIdentity;
 import dev.platform.karpenter.config.ControllerResources;
 import dev.platform.karpenter.config.Toleration;
+import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.release.HelmValueKeys;
 import dev.platform.karpenter.release.ValuePath;
 import java.io.UncheckedIOException;
@@ -58,7 +60,7 @@ public record ControllerValues(
      */
     public static ControllerValues of(ClusterConfig config, String clusterEndpoint, String roleArn,
             String instanceProfile, String queueName) {
-        HelmValueKeys keys = config.release().valueKeys();
+        HelmValueKeys keys = config.apis().valueKeys();
         Map<String, String> annotations = new LinkedHashMap<>();
         if (config.iam().controllerIdentity() == ControllerIdentity.IRSA) {
             annotations.put(ROLE_ARN_ANNOTATION, roleArn);
@@ -77,30 +79,32 @@ public record ControllerValues(
                 config.controller().replicas(),
                 config.controller().resources(),
                 config.controller().tolerations(),
-                offKarpenterNodes(config.controller().affinity(), config.release().poolTagKey()));
+                offKarpenterNodes(config.controller().affinity(),
+                        config.apis().rendered().stream().map(ApiGeneration::poolLabel).distinct().toList()));
     }
 
     /**
      * The affinity with the chart's rule that keeps the controller off the nodes it manages. Helm merges maps but
      * replaces lists, so required node selector terms of our own would drop the chart's {@code <pool label>
-     * DoesNotExist} term: each of ours gets that expression (terms are ORed, expressions ANDed). Without required
-     * terms of ours, the chart's stay. The pool label is the key of the pool tag Karpenter also puts on instances.
+     * DoesNotExist} term: each of ours gets that expression for the label of every generation whose pools are
+     * declared (terms are ORed, expressions ANDed). Without required terms of ours, the chart's stay.
      */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> offKarpenterNodes(Map<String, Object> affinity, String poolLabel) {
+    static Map<String, Object> offKarpenterNodes(Map<String, Object> affinity, List<String> poolLabels) {
         Object nodeAffinity = affinity.get("nodeAffinity");
         if (!(nodeAffinity instanceof Map<?, ?> node)
                 || !(node.get("requiredDuringSchedulingIgnoredDuringExecution") instanceof Map<?, ?> required)
                 || !(required.get("nodeSelectorTerms") instanceof List<?> terms)) {
             return affinity;
         }
-        Map<String, Object> exclusion = Map.of("key", poolLabel, "operator", "DoesNotExist");
         List<Object> patchedTerms = terms.stream().map(term -> {
             Map<String, Object> patched = new LinkedHashMap<>((Map<String, Object>) term);
             List<Object> expressions = new ArrayList<>(
                     (List<Object>) patched.getOrDefault("matchExpressions", List.of()));
-            if (expressions.stream().noneMatch(e -> e instanceof Map<?, ?> m && poolLabel.equals(m.get("key")))) {
-                expressions.add(exclusion);
+            for (String poolLabel : poolLabels) {
+                if (expressions.stream().noneMatch(e -> e instanceof Map<?, ?> m && poolLabel.equals(m.get("key")))) {
+                    expressions.add(Map.of("key", poolLabel, "operator", "DoesNotExist"));
+                }
             }
             patched.put("matchExpressions", List.copyOf(expressions));
             return (Object) Collections.unmodifiableMap(patched);
@@ -140,7 +144,8 @@ public record ControllerValues(
 
     public String toYaml() {
         try {
-            return YAML.writeValueAsString(toTree());
+            // Affinity, tolerations and resources are the user's; the references in the tree are cdktf tokens.
+            return TerraformStrings.literal(YAML.writeValueAsString(toTree()));
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,6 +1,6 @@
 package dev.platform.karpenter.iam;
 
-import dev.platform.karpenter.aws.IamPolicyDocument;
+import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.release.ControllerPolicy;
 import imports.aws.data_aws_kms_key.DataAwsKmsKey;
@@ -27,31 +27,21 @@ public class ControllerPolicies extends Construct {
                 + config.names().queue();
         ControllerPolicy.Scope policyScope = new ControllerPolicy.Scope(facts.partition(), facts.region(),
                 facts.accountId(), config.clusterName(), facts.clusterArn(), queueArn, nodeRole.arn());
-        List<ControllerPolicy.Group> groups = new ArrayList<>(ControllerPolicy.groups(config.release(), policyScope));
+        List<ControllerPolicy.Group> groups = new ArrayList<>(ControllerPolicy.groups(config.apis(), policyScope));
         config.interruption().kmsKeyId().ifPresent(keyId -> groups.add(ControllerPolicy.queueEncryption(
                 // Resolves a key id, alias or ARN to the key's ARN, the only form an IAM resource accepts.
-                new DataAwsKmsKey(this, "queue-key", DataAwsKmsKeyConfig.builder().keyId(keyId).build()).getArn())));
+                new DataAwsKmsKey(this, "queue-key", DataAwsKmsKeyConfig.builder().keyId(TerraformStrings.literal(keyId)).build()).getArn())));
         String roleName = controllerRole.name();
         for (ControllerPolicy.Group group : groups) {
             IamPolicy policy = new IamPolicy(this, group.name(), IamPolicyConfig.builder()
                     .name(config.names().controllerPolicy(group.name()))
                     .description("Karpenter controller of cluster " + config.clusterName() + ": " + group.name())
-                    .policy(document(group).toJson())
+                    .policy(group.document().toJson())
                     .build());
             new IamRolePolicyAttachment(this, group.name() + "-attachment", IamRolePolicyAttachmentConfig.builder()
                     .role(roleName)
                     .policyArn(policy.getArn())
                     .build());
         }
-    }
-
-    /** The policy document of one statement group, as IAM reads it. */
-    public static IamPolicyDocument document(ControllerPolicy.Group group) {
-        return IamPolicyDocument.of(group.statements().stream()
-                .map(statement -> IamPolicyDocument.Statement.of(statement.sid(), IamPolicyDocument.Effect.Allow,
-                        statement.actions(), statement.resources(), statement.conditions().stream()
-                                .map(c -> new IamPolicyDocument.Condition(c.test(), c.variable(), c.values()))
-                                .toList()))
-                .toList());
     }
 }

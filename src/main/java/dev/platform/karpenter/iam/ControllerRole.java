@@ -1,12 +1,13 @@
 package dev.platform.karpenter.iam;
 
-import dev.platform.karpenter.aws.IamPolicyDocument;
-import dev.platform.karpenter.aws.IamPolicyDocument.Condition;
-import dev.platform.karpenter.aws.IamPolicyDocument.Effect;
-import dev.platform.karpenter.aws.IamPolicyDocument.Principal;
-import dev.platform.karpenter.aws.IamPolicyDocument.Statement;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEquals;
+
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ControllerIdentity;
+import dev.platform.karpenter.policy.IamPolicyDocument;
+import dev.platform.karpenter.policy.IamPolicyDocument.Effect;
+import dev.platform.karpenter.policy.IamPolicyDocument.Principal;
+import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
 import imports.aws.data_aws_iam_openid_connect_provider.DataAwsIamOpenidConnectProvider;
 import imports.aws.data_aws_iam_openid_connect_provider.DataAwsIamOpenidConnectProviderConfig;
 import imports.aws.eks_pod_identity_association.EksPodIdentityAssociation;
@@ -64,10 +65,6 @@ public class ControllerRole extends Construct {
     private static Statement podIdentityTrust() {
         return Statement.of("", Effect.Allow, List.of("sts:AssumeRole", "sts:TagSession"), List.of(), List.of())
                 .withPrincipal(Principal.service("pods.eks.amazonaws.com"));
-    }
-
-    private static Condition stringEquals(String variable, String value) {
-        return new Condition("StringEquals", variable, List.of(value));
     }
 
     public String arn() {

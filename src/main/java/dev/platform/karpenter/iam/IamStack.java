@@ -26,7 +26,7 @@ public class IamStack extends TerraformStack {
         nodeRole = NodeRole.of(this, "node-role", config, facts);
         controllerRole = new ControllerRole(this, "controller-role", config, facts);
         new ControllerPolicies(this, "controller-policy", config, facts, controllerRole, nodeRole);
-        instanceProfileName = config.release().needsInstanceProfile()
+        instanceProfileName = config.apis().needsInstanceProfile()
                 ? new NodeInstanceProfile(this, "node-instance-profile", config, nodeRole).name()
                 : "";
 

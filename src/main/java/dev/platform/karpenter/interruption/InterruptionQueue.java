@@ -1,11 +1,12 @@
 package dev.platform.karpenter.interruption;
 
-import dev.platform.karpenter.aws.IamPolicyDocument;
-import dev.platform.karpenter.aws.IamPolicyDocument.Condition;
-import dev.platform.karpenter.aws.IamPolicyDocument.Effect;
-import dev.platform.karpenter.aws.IamPolicyDocument.Principal;
-import dev.platform.karpenter.aws.IamPolicyDocument.Statement;
+import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.policy.IamPolicyDocument;
+import dev.platform.karpenter.policy.IamPolicyDocument.Condition;
+import dev.platform.karpenter.policy.IamPolicyDocument.Effect;
+import dev.platform.karpenter.policy.IamPolicyDocument.Principal;
+import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
 import imports.aws.data_aws_partition.DataAwsPartition;
 import imports.aws.sqs_queue.SqsQueue;
 import imports.aws.sqs_queue.SqsQueueConfig;
@@ -28,7 +29,7 @@ public class InterruptionQueue extends Construct {
                 .name(config.names().queue())
                 .messageRetentionSeconds(MESSAGE_RETENTION_SECONDS);
         // A customer key replaces SQS-managed encryption; the two are mutually exclusive in the SQS API.
-        config.interruption().kmsKeyId().ifPresentOrElse(
+        config.interruption().kmsKeyId().map(TerraformStrings::literal).ifPresentOrElse(
                 queueConfig::kmsMasterKeyId,
                 () -> queueConfig.sqsManagedSseEnabled(true));
         SqsQueue queue = new SqsQueue(this, "queue", queueConfig.build());
@@ -57,7 +58,7 @@ public class InterruptionQueue extends Construct {
         Statement allowEventBridge = Statement.of("", Effect.Allow, List.of("sqs:SendMessage"), List.of(arn), List.of())
                 .withPrincipal(Principal.service("events." + dnsSuffix, "sqs." + dnsSuffix));
         Statement denyHttp = Statement.of("DenyHTTP", Effect.Deny, List.of("sqs:*"), List.of(arn),
-                        List.of(new Condition("Bool", "aws:SecureTransport", List.of("false"))))
+                        List.of(Condition.bool("aws:SecureTransport", "false")))
                 .withPrincipal(Principal.anyone());
         return IamPolicyDocument.of(allowEventBridge, denyHttp).withId("EC2InterruptionPolicy");
     }

@@ -2,12 +2,14 @@ package dev.platform.karpenter.nodepools;
 
 import com.hashicorp.cdktf.AssetType;
 import com.hashicorp.cdktf.TerraformAsset;
-import dev.platform.karpenter.OutputDirectory;
 import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import software.constructs.Construct;
 
 /**
@@ -45,13 +47,21 @@ final class ManifestChart extends Construct {
         return asset.getPath();
     }
 
+    private static void delete(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+        } catch (IOException e) {
+            // a temporary directory: the system cleans it up eventually
+        }
+    }
+
     private static synchronized Path writeChart() {
         if (chartDir != null && Files.isDirectory(chartDir)) {
             return chartDir;
         }
         try {
             Path dir = Files.createTempDirectory("karpenter-nodepools-chart-");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> OutputDirectory.deleteRecursively(dir)));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(dir)));
             Files.writeString(dir.resolve("Chart.yaml"), ManifestYaml.document(new ChartMetadata("v2", NAME,
                     "Karpenter pools and node class of this cluster, rendered by the karpenter-cdktf app", "application", VERSION)));
             Files.createDirectories(dir.resolve("templates"));

@@ -1,6 +1,5 @@
 package dev.platform.karpenter.nodepools;
 
-import com.hashicorp.cdktf.App;
 import com.hashicorp.cdktf.TerraformOutput;
 import com.hashicorp.cdktf.TerraformStack;
 import com.hashicorp.cdktf.Token;
@@ -13,7 +12,6 @@ import dev.platform.karpenter.nodepools.manifest.KubernetesObject;
 import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
 import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
 import imports.helm.release.Release;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import software.constructs.Construct;
@@ -38,12 +36,14 @@ public class NodePoolsStack extends TerraformStack {
     static final int RELEASE_TIMEOUT_SECONDS = 900;
     static final String RELEASE_NAME = "karpenter-nodepools";
 
+    private final PlainManifestFile plainFile;
+
     public NodePoolsStack(Construct scope, ClusterConfig config, IamStack iam, ControllerStack controller) {
         super(scope, config.stackName(CONCERN));
         AwsProviders.regional(this, config);
         addDependency(controller);
 
-        NodePoolManifests manifests = NodePoolManifests.forRelease(config.release());
+        NodePoolManifests manifests = NodePoolManifests.forApis(config.apis());
         List<KubernetesObject<?>> objects = manifests.render(config.nodePools(), iam.nodeRoleName());
         ClusterAccess cluster = new ClusterAccess(this, "cluster", config);
         ManifestChart chart = new ManifestChart(this, "manifest-chart");
@@ -64,12 +64,15 @@ public class NodePoolsStack extends TerraformStack {
                 .build();
 
         String plainRole = Token.isUnresolved(iam.nodeRoleName()) ? NODE_ROLE_PLACEHOLDER : iam.nodeRoleName();
-        PlainManifestFile.write(stackOutputDir(config), manifests.plainFileName(),
+        plainFile = new PlainManifestFile(config.stackName(CONCERN), manifests.plainFileName(),
                 ManifestYaml.documents(manifests.render(config.nodePools(), plainRole)));
     }
 
-    /** Where this stack's cdk.tf.json goes: {@code <outdir>/stacks/<stack name>}. */
-    private Path stackOutputDir(ClusterConfig config) {
-        return Path.of(App.of(this).getOutdir(), "stacks", config.stackName(CONCERN));
+    /**
+     * The same manifests as a file for {@code kubectl apply -f}: the app writes it after synthesis (a stack writes
+     * nothing while it is constructed).
+     */
+    public PlainManifestFile plainManifestFile() {
+        return plainFile;
     }
 }

@@ -1,23 +1,19 @@
 package dev.platform.karpenter.nodepools;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The manifests as a file for {@code kubectl apply -f}, in {@code manifests/} next to the stack's cdk.tf.json. */
-final class PlainManifestFile {
+/**
+ * The manifests as a file for {@code kubectl apply -f}, in {@code stacks/<stack>/manifests/} next to the stack's
+ * cdk.tf.json.
+ */
+public record PlainManifestFile(String stackName, String fileName, String yaml) {
     static final String DIRECTORY = "manifests";
 
-    private PlainManifestFile() {
-    }
-
-    static void write(Path stackDir, String fileName, String yaml) {
-        try {
-            Path dir = Files.createDirectories(stackDir.resolve(DIRECTORY));
-            Files.writeString(dir.resolve(fileName), yaml);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** Writes the file into the synthesized output {@code synthDir}, once cdktf has written the stack there. */
+    public void writeInto(Path synthDir) throws IOException {
+        Path dir = Files.createDirectories(synthDir.resolve("stacks").resolve(stackName).resolve(DIRECTORY));
+        Files.writeString(dir.resolve(fileName), yaml);
     }
 }

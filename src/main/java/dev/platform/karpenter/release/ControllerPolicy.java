@@ -1,6 +1,10 @@
 package dev.platform.karpenter.release;
 
+import dev.platform.karpenter.policy.IamPolicyDocument;
+import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The Karpenter controller's IAM permissions for a release, statement for statement as in the upstream
@@ -16,12 +20,36 @@ public final class ControllerPolicy {
     private ControllerPolicy() {
     }
 
-    /** The statement groups of {@code release}, each to become one managed policy. */
+    /**
+     * The statement groups of {@code release}, each to become one managed policy. Statements are the policy model's
+     * ({@link IamPolicyDocument.Statement#allow}); upstream's controller policies have no Deny statements.
+     */
     public static List<Group> groups(KarpenterRelease release, Scope scope) {
         return switch (release.apiGeneration()) {
             case V1ALPHA5 -> ControllerPolicyV1Alpha5.groups(scope);
+            case V1BETA1 -> ControllerPolicyV1Beta1.groups(scope, release.minor() == KarpenterRelease.FIRST_V1BETA1_MINOR);
             case V1 -> ControllerPolicyV1.groups(scope);
         };
+    }
+
+    /**
+     * The groups of a deploy: the release's, plus, while the previous generation's objects are kept, that
+     * generation's node permissions as one more policy ("NodeLifecycleV1alpha5", "NodeLifecycleV1beta1"), as
+     * upstream's migration guides attach the new policy beside the old one. Nodes launched for the old objects
+     * carry the old tags, and until the new controller is applied the old one is still running.
+     */
+    public static List<Group> groups(DeclaredApis apis, Scope scope) {
+        List<Group> groups = new ArrayList<>(groups(apis.release(), scope));
+        apis.kept().ifPresent(kept -> {
+            Group previous = switch (kept) {
+                case V1ALPHA5 -> ControllerPolicyV1Alpha5.groups(scope).get(0);
+                case V1BETA1 -> ControllerPolicyV1Beta1.nodeLifecycle(scope, false);
+                case V1 -> throw new IllegalStateException("no generation follows v1");
+            };
+            groups.add(new Group(previous.name() + "V1" + kept.name().substring(2).toLowerCase(Locale.ROOT),
+                    previous.statements()));
+        });
+        return List.copyOf(groups);
     }
 
     /**
@@ -31,6 +59,12 @@ public final class ControllerPolicy {
     public static Group queueEncryption(String keyArn) {
         return new Group("QueueEncryption", List.of(
                 Statement.allow("AllowInterruptionQueueDecryption", List.of("kms:Decrypt"), List.of(keyArn))));
+    }
+
+    /** The same in every generation: the controller reads the cluster's API endpoint. */
+    static Group eksIntegration(Scope s) {
+        return new Group("EKSIntegration", List.of(
+                Statement.allow("AllowAPIServerEndpointDiscovery", List.of("eks:DescribeCluster"), List.of(s.clusterArn()))));
     }
 
     /**
@@ -72,41 +106,10 @@ public final class ControllerPolicy {
         public Group {
             statements = List.copyOf(statements);
         }
-    }
 
-    /** One Allow statement (upstream has no Deny statements). */
-    public record Statement(String sid, List<String> actions, List<String> resources, List<Condition> conditions) {
-        public Statement {
-            actions = List.copyOf(actions);
-            resources = List.copyOf(resources);
-            conditions = List.copyOf(conditions);
-        }
-
-        static Statement allow(String sid, List<String> actions, List<String> resources, Condition... conditions) {
-            return new Statement(sid, actions, resources, List.of(conditions));
-        }
-    }
-
-    /** One condition key under one operator, e.g. StringEquals aws:RequestedRegion = us-west-2. */
-    public record Condition(String test, String variable, List<String> values) {
-        public Condition {
-            values = List.copyOf(values);
-        }
-
-        static Condition stringEquals(String variable, String... values) {
-            return new Condition("StringEquals", variable, List.of(values));
-        }
-
-        static Condition stringLike(String variable, String... values) {
-            return new Condition("StringLike", variable, List.of(values));
-        }
-
-        static Condition stringEqualsIfExists(String variable, String... values) {
-            return new Condition("StringEqualsIfExists", variable, List.of(values));
-        }
-
-        static Condition forAllValuesStringEquals(String variable, String... values) {
-            return new Condition("ForAllValues:StringEquals", variable, List.of(values));
+        /** The managed policy's document, as IAM reads it. */
+        public IamPolicyDocument document() {
+            return IamPolicyDocument.of(statements);
         }
     }
 }

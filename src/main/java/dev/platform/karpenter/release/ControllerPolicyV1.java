@@ -1,10 +1,10 @@
 package dev.platform.karpenter.release;
 
-import static dev.platform.karpenter.release.ControllerPolicy.Condition.forAllValuesStringEquals;
-import static dev.platform.karpenter.release.ControllerPolicy.Condition.stringEquals;
-import static dev.platform.karpenter.release.ControllerPolicy.Condition.stringEqualsIfExists;
-import static dev.platform.karpenter.release.ControllerPolicy.Condition.stringLike;
-import static dev.platform.karpenter.release.ControllerPolicy.Statement.allow;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.forAllValuesStringEquals;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEquals;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEqualsIfExists;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringLike;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Statement.allow;
 
 import dev.platform.karpenter.release.ControllerPolicy.Group;
 import dev.platform.karpenter.release.ControllerPolicy.Scope;
@@ -17,7 +17,7 @@ import java.util.List;
  * not use.
  */
 final class ControllerPolicyV1 {
-    private static final String POOL_TAG = "karpenter.sh/nodepool";
+    private static final String POOL_TAG = ApiGeneration.V1.poolLabel();
     private static final String NODE_CLASS_TAG = "karpenter.k8s.aws/ec2nodeclass";
     private static final String EKS_CLUSTER_TAG = "eks:eks-cluster-name";
     private static final String REGION_TAG = "topology.kubernetes.io/region";
@@ -27,10 +27,7 @@ final class ControllerPolicyV1 {
 
     static List<Group> groups(Scope s) {
         return List.of(nodeLifecycle(s), iamIntegration(s),
-                new Group("EKSIntegration", List.of(
-                        allow("AllowAPIServerEndpointDiscovery",
-                                List.of("eks:DescribeCluster"),
-                                List.of(s.clusterArn())))),
+                ControllerPolicy.eksIntegration(s),
                 new Group("Interruption", List.of(
                         allow("AllowInterruptionQueueActions",
                                 List.of("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"),

@@ -1,9 +1,9 @@
 package dev.platform.karpenter.release;
 
-import static dev.platform.karpenter.release.ControllerPolicy.Condition.forAllValuesStringEquals;
-import static dev.platform.karpenter.release.ControllerPolicy.Condition.stringEquals;
-import static dev.platform.karpenter.release.ControllerPolicy.Condition.stringLike;
-import static dev.platform.karpenter.release.ControllerPolicy.Statement.allow;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.forAllValuesStringEquals;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEquals;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringLike;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Statement.allow;
 
 import dev.platform.karpenter.release.ControllerPolicy.Group;
 import dev.platform.karpenter.release.ControllerPolicy.Scope;
@@ -15,7 +15,7 @@ import java.util.List;
  * 1.x policies so each stays far below IAM's size limit.
  */
 final class ControllerPolicyV1Alpha5 {
-    private static final String POOL_TAG = "karpenter.sh/provisioner-name";
+    private static final String POOL_TAG = ApiGeneration.V1ALPHA5.poolLabel();
 
     private ControllerPolicyV1Alpha5() {
     }
@@ -63,10 +63,7 @@ final class ControllerPolicyV1Alpha5 {
                                 List.of("iam:PassRole"),
                                 List.of(s.nodeRoleArn()),
                                 stringEquals("iam:PassedToService", "ec2.amazonaws.com")))),
-                new Group("EKSIntegration", List.of(
-                        allow("AllowAPIServerEndpointDiscovery",
-                                List.of("eks:DescribeCluster"),
-                                List.of(s.clusterArn())))),
+                ControllerPolicy.eksIntegration(s),
                 new Group("Interruption", List.of(
                         allow("AllowInterruptionQueueActions",
                                 List.of("sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage"),

@@ -30,10 +30,17 @@ public record HelmValueKeys(
             ValuePath.of("settings", "aws", "interruptionQueueName"),
             Optional.of(ValuePath.of("settings", "aws", "defaultInstanceProfile")));
 
-    /** Karpenter 1.x. */
+    /** Karpenter 0.32 to 0.37 and 1.x. */
     static final HelmValueKeys V1 = new HelmValueKeys(
             ValuePath.of("settings", "clusterName"),
             ValuePath.of("settings", "clusterEndpoint"),
             ValuePath.of("settings", "interruptionQueue"),
             Optional.empty());
+
+    /**
+     * Karpenter 0.32 while it still runs v1alpha5 Provisioners: their nodes take the instance profile from the
+     * old key, the only settings.aws key 0.32 still reads.
+     */
+    static final HelmValueKeys V1_WITH_ALPHA_PROFILE = new HelmValueKeys(
+            V1.clusterName(), V1.clusterEndpoint(), V1.interruptionQueue(), V0.defaultInstanceProfile());
 }

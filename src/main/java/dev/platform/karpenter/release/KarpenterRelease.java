@@ -1,8 +1,6 @@
 package dev.platform.karpenter.release;
 
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -10,18 +8,19 @@ import java.util.regex.Pattern;
  * One supported Karpenter chart version and everything that differs between Karpenter generations. Stacks ask
  * this record instead of comparing versions themselves, so adding or dropping a release touches this package only.
  *
- * <p>Supported: 0.30.x to 0.31.x (v1alpha5 APIs, as in the seed) and 1.0.x to 1.14.x (v1 APIs). 0.32 to 0.37
- * served the transitional v1beta1 APIs and are rejected.
+ * <p>Supported: 0.30.x to 0.31.x (v1alpha5 APIs, as in the seed), 0.32.x to 0.37.x (v1beta1 APIs, the way from
+ * the seed to 1.x) and 1.0.x to 1.14.x (v1 APIs).
  */
 public record KarpenterRelease(int major, int minor, int patch) {
-    public static final String SUPPORTED = "v0.30.x to v0.31.x or 1.0.x to 1.14.x";
+    public static final String SUPPORTED = "v0.30.x to 0.37.x or 1.0.x to 1.14.x";
+    static final int FIRST_V1BETA1_MINOR = 32;
+    static final int LAST_V1BETA1_MINOR = 37;
+    /** The registry spells chart versions with a leading "v" up to 0.34. */
+    private static final int FIRST_MINOR_WITHOUT_V = 35;
     private static final Pattern SEMVER = Pattern.compile("v?(\\d+)\\.(\\d+)\\.(\\d+)");
 
-    /** Highest Kubernetes minor each 1.x minor supports (upstream compatibility matrix). */
-    private static final Map<Integer, Integer> V1_MAX_KUBERNETES = Map.ofEntries(
-            Map.entry(0, 31), Map.entry(1, 31), Map.entry(2, 32), Map.entry(3, 32), Map.entry(4, 32),
-            Map.entry(5, 33), Map.entry(6, 34), Map.entry(7, 34), Map.entry(8, 34), Map.entry(9, 35),
-            Map.entry(10, 35), Map.entry(11, 35), Map.entry(12, 35), Map.entry(13, 35), Map.entry(14, 36));
+    /** The newest 1.x minor this project generates for. */
+    private static final int NEWEST_V1_MINOR = 14;
 
     /**
      * Parses a chart version as written in tfvars. A missing or extra leading "v" is accepted and normalized to
@@ -38,50 +37,56 @@ public record KarpenterRelease(int major, int minor, int patch) {
         KarpenterRelease release = new KarpenterRelease(
                 Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)));
         if (!release.isSupported()) {
-            String why = release.major == 0 && release.minor >= 32
-                    ? " serves the transitional v1beta1 APIs, which this project does not generate"
-                    : " is not supported";
-            throw new IllegalArgumentException("karpenter_chart_version \"" + chartVersion + "\"" + why + "; supported: " + SUPPORTED);
+            throw new IllegalArgumentException("karpenter_chart_version \"" + chartVersion + "\" is not supported; supported: " + SUPPORTED);
         }
         return release;
     }
 
     /** The newest supported minor of each major (v0.31.x, 1.14.x), to suggest a version that fits a cluster. */
     public static List<KarpenterRelease> newestOfEachMajor() {
-        return List.of(new KarpenterRelease(0, 31, 0), new KarpenterRelease(1, Collections.max(V1_MAX_KUBERNETES.keySet()), 0));
+        return List.of(new KarpenterRelease(0, 31, 0), new KarpenterRelease(1, NEWEST_V1_MINOR, 0));
     }
 
-    private boolean isSupported() {
-        return (major == 0 && minor >= 30 && minor <= 31) || (major == 1 && V1_MAX_KUBERNETES.containsKey(minor));
+    boolean isSupported() {
+        return (major == 0 && minor >= 30 && minor <= LAST_V1BETA1_MINOR) || (major == 1 && minor >= 0 && minor <= NEWEST_V1_MINOR);
     }
 
+    /** The API generation of the pools this release serves as its own (0.32 still serves v1alpha5 beside it). */
     public ApiGeneration apiGeneration() {
-        return major == 0 ? ApiGeneration.V1ALPHA5 : ApiGeneration.V1;
+        if (major == 1) {
+            return ApiGeneration.V1;
+        }
+        return minor >= FIRST_V1BETA1_MINOR ? ApiGeneration.V1BETA1 : ApiGeneration.V1ALPHA5;
     }
 
     public boolean isV1() {
         return apiGeneration() == ApiGeneration.V1;
     }
 
-    /** The version as the OCI registry spells it: "v0.30.0" before 0.35, "1.14.1" after. */
+    /** The version as the OCI registry spells it: "v0.30.0" and "v0.34.13" before 0.35, "0.35.12" and "1.14.1" after. */
     public String chartVersion() {
-        return (major == 0 ? "v" : "") + major + "." + minor + "." + patch;
+        return prefix() + major + "." + minor + "." + patch;
     }
 
-    /** Kubernetes versions this release supports (0.30: 1.23-1.27, 0.31: 1.23-1.28, 1.14: 1.26-1.36). */
+    private String prefix() {
+        return major == 0 && minor < FIRST_MINOR_WITHOUT_V ? "v" : "";
+    }
+
+    /**
+     * Kubernetes versions this release supports, exactly as upstream's matrix says (0.30: 1.23-1.27, 1.0.0-1.0.4:
+     * 1.25-1.30, 1.0.5 and later: 1.25-1.31, 1.14: 1.26-1.36), for every release the matrix lists.
+     */
     public KubernetesRange supportedKubernetes() {
-        if (major == 0) {
-            return new KubernetesRange(23, minor == 30 ? 27 : 28);
-        }
-        return new KubernetesRange(26, V1_MAX_KUBERNETES.get(minor));
+        return KubernetesSupport.of(major, minor, patch).orElseThrow(() ->
+                new IllegalStateException("upstream's support matrix has no row for Karpenter " + chartVersion()));
     }
 
     /** The tag Karpenter puts on the instances of a pool, which the controller policy keys on. */
     public String poolTagKey() {
-        return isV1() ? "karpenter.sh/nodepool" : "karpenter.sh/provisioner-name";
+        return apiGeneration().poolLabel();
     }
 
-    /** AWS-managed ECR policy for the node role: 1.x moved to the pull-only policy. */
+    /** AWS-managed ECR policy for the node role: 1.x moved to the pull-only policy (0.x templates: read-only). */
     public String nodeEcrPolicyName() {
         return isV1() ? "AmazonEC2ContainerRegistryPullOnly" : "AmazonEC2ContainerRegistryReadOnly";
     }
@@ -94,14 +99,14 @@ public record KarpenterRelease(int major, int minor, int patch) {
         return valueKeys().defaultInstanceProfile().isPresent();
     }
 
-    /** Where this release's chart reads the values the controller stack sets. */
+    /** Where this release's chart reads the values the controller stack sets (0.32 moved them to settings.*). */
     public HelmValueKeys valueKeys() {
-        return isV1() ? HelmValueKeys.V1 : HelmValueKeys.V0;
+        return apiGeneration() == ApiGeneration.V1ALPHA5 ? HelmValueKeys.V0 : HelmValueKeys.V1;
     }
 
     /** The minor version with a wildcard patch, as advice is worded: "v0.31.x", "1.14.x". */
     public String minorSeries() {
-        return (major == 0 ? "v" : "") + major + "." + minor + ".x";
+        return prefix() + major + "." + minor + ".x";
     }
 
     /**

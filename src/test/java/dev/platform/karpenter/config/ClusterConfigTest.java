@@ -88,9 +88,12 @@ class ClusterConfigTest {
                 Arguments.of("wrong type map", tfvars(V0, "tags = [\"a\"]"), "tags must be a map of strings"),
                 Arguments.of("wrong type integer", tfvars(V0, "controller_replicas = 1.5"),
                         "controller_replicas must be a whole number"),
-                Arguments.of("v1beta1 chart", tfvars("v0.33.0"),
-                        "karpenter_chart_version \"v0.33.0\" serves the transitional v1beta1 APIs"),
-                Arguments.of("too new chart", tfvars("2.0.0"), "supported: v0.30.x to v0.31.x or 1.0.x to 1.14.x"),
+                Arguments.of("no such 0.x chart", tfvars("v0.38.0"), "karpenter_chart_version \"v0.38.0\" is not supported"),
+                Arguments.of("too new chart", tfvars("2.0.0"), "supported: v0.30.x to 0.37.x or 1.0.x to 1.14.x"),
+                Arguments.of("retiring the running generation", tfvars("v0.32.10", "retired_api = \"v1beta1\""),
+                        "retired_api \"v1beta1\" cannot be retired with Karpenter v0.32.10; use \"v1alpha5\""),
+                Arguments.of("retiring on 0.31", tfvars(V0, "retired_api = \"v1alpha5\""),
+                        "retired_api \"v1alpha5\" cannot be retired with Karpenter v0.30.0: it serves v1alpha5 only"),
                 Arguments.of("not a version", tfvars("latest"), "karpenter_chart_version \"latest\" is not a release version"),
                 Arguments.of("invalid region", tfvars(V0, "").replace("us-west-2", "mars-north-1"),
                         "region must be an AWS region such as us-east-1"),
@@ -115,7 +118,7 @@ class ClusterConfigTest {
                 Arguments.of("aws managed queue key", tfvars(V0, "queue_kms_key_id = \"alias/aws/sqs\""),
                         "queue_kms_key_id must be a customer managed key"),
                 Arguments.of("bad bucket", tfvars(V0, "state_bucket = \"My_Bucket\""), "state_bucket must be an S3 bucket name"),
-                Arguments.of("not HCL", "cluster_name = = \"demo\"", "not valid HCL"));
+                Arguments.of("not HCL", "cluster_name = = \"demo\"", "line 1 (cluster_name): expected a value, found \"= \\\"demo\\\"\""));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.platform.karpenter.controller.RenderedControllerReleases.Cluster;
+import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
@@ -63,7 +64,7 @@ class ControllerChartRenderTest {
     @MethodSource("irsa")
     void theControllerReceivesTheClusterItsEndpointAndTheInterruptionQueue(Cluster cluster) {
         List<JsonNode> objects = RENDERED.get(cluster);
-        if (cluster.config().release().isV1()) {
+        if (cluster.config().release().apiGeneration() != ApiGeneration.V1ALPHA5) {
             Map<String, String> env = env(controller(objects));
             assertThat(env.get("CLUSTER_NAME")).isEqualTo(cluster.clusterName());
             assertThat(env.get("CLUSTER_ENDPOINT")).matches(ENDPOINT);
@@ -73,9 +74,14 @@ class ControllerChartRenderTest {
             assertThat(settings.path("aws.clusterName").textValue()).isEqualTo(cluster.clusterName());
             assertThat(settings.path("aws.clusterEndpoint").textValue()).matches(ENDPOINT);
             assertThat(cluster.produced(settings.path("aws.interruptionQueueName").textValue())).matches(queue(cluster));
+            assertThat(env(controller(objects))).doesNotContainKeys("CLUSTER_NAME", "INTERRUPTION_QUEUE");
+        }
+        // Where v1alpha5 pools are declared (0.30, 0.31; 0.32 beside v1beta1), their nodes take the profile from the
+        // settings ConfigMap.
+        if (cluster.config().apis().rendered().contains(ApiGeneration.V1ALPHA5)) {
+            JsonNode settings = find(objects, "ConfigMap", "karpenter-global-settings").path("data");
             assertThat(cluster.produced(settings.path("aws.defaultInstanceProfile").textValue()))
                     .matches(cluster.clusterName() + "-iam: aws_iam_instance_profile\\.[^.]+\\.name");
-            assertThat(env(controller(objects))).doesNotContainKeys("CLUSTER_NAME", "INTERRUPTION_QUEUE");
         }
     }
 
@@ -121,13 +127,13 @@ class ControllerChartRenderTest {
                 """));
         pod.path("tolerations").forEach(t -> t.forEach(v -> assertThat(v.isTextual()).as(t.toString()).isTrue()));
 
-        String poolLabel = cluster.config().release().poolTagKey();
         JsonNode terms = pod.at("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms");
         assertThat(terms).isNotEmpty();
         for (JsonNode term : terms) {
-            assertThat(term.path("matchExpressions")).contains(
-                    yaml("{key: eks.amazonaws.com/nodegroup, operator: In, values: [default]}"),
-                    yaml("{key: " + poolLabel + ", operator: DoesNotExist}"));
+            assertThat(term.path("matchExpressions")).contains(yaml("{key: eks.amazonaws.com/nodegroup, operator: In, values: [default]}"));
+            for (ApiGeneration generation : cluster.config().apis().rendered()) {
+                assertThat(term.path("matchExpressions")).contains(yaml("{key: " + generation.poolLabel() + ", operator: DoesNotExist}"));
+            }
         }
         // The chart's spreading of replicas over nodes survives the app's node affinity.
         assertThat(pod.at("/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0/topologyKey").asText())

@@ -5,6 +5,7 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
+import dev.platform.karpenter.testing.kubernetes.TerraformReferences;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,14 +16,13 @@ import java.util.regex.Pattern;
 
 /**
  * The app synthesized once with one cluster per chart family (every controller setting, non-default namespace and
- * service account, IRSA), plus a Pod Identity cluster per 1.x family; then each cluster's two Helm releases rendered
+ * service account, IRSA), plus a Pod Identity cluster per family that supports it; then each cluster's two Helm releases rendered
  * by real Helm from the upstream charts, with exactly the values the synthesized {@code helm_release} carries.
  * Terraform references (known only at apply) become markers {@code <tf:EXPRESSION>}.
  */
 final class RenderedControllerReleases {
     static final String NAMESPACE = "karpenter-system";
     static final String SERVICE_ACCOUNT = "karpenter-controller";
-    private static final Pattern REFERENCE = Pattern.compile("\\$\\{([^}]*)}");
     private static final Pattern REMOTE_OUTPUT = Pattern.compile("<tf:data\\.terraform_remote_state\\.([^.]+)\\.outputs\\.([^>]+)>");
 
     /** One cluster's controller stack and its releases as Helm renders them. */
@@ -87,7 +87,7 @@ final class RenderedControllerReleases {
         Map<String, ClusterConfig> podIdentity = new LinkedHashMap<>();
         for (String tag : UpstreamCharts.SUPPORTED) {
             irsa.put(tag, config("irsa-" + suffix(tag), tag));
-            if (!tag.startsWith("v0.")) {
+            if (irsa.get(tag).release().supportsPodIdentity()) {
                 podIdentity.put(tag, config("podid-" + suffix(tag), tag, "controller_identity = \"pod_identity\""));
             }
         }
@@ -101,19 +101,9 @@ final class RenderedControllerReleases {
     private RenderedControllerReleases() {
     }
 
-    /** The marker a Terraform expression becomes. */
-    static String marker(String expression) {
-        return "<tf:" + expression + ">";
-    }
-
-    /** {@code ${expr}} replaced by {@link #marker}. */
+    /** {@code ${expr}} replaced by {@code <tf:expr>}. */
     static String markers(String text) {
-        Matcher m = REFERENCE.matcher(text);
-        StringBuilder out = new StringBuilder();
-        while (m.find()) {
-            m.appendReplacement(out, Matcher.quoteReplacement(marker(m.group(1))));
-        }
-        return m.appendTail(out).toString();
+        return TerraformReferences.markers(text);
     }
 
     private static Cluster cluster(Synthesized synthesized, String tag, ClusterConfig config) {

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.iam;
 
+import static dev.platform.karpenter.testing.Json.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -184,7 +185,7 @@ class IamStackIT {
         expected.forEach((group, statements) -> {
             String document = documents.get(config.names().controllerPolicy(group));
             assertThat(document.replaceAll("\\s", "")).as(group + " size").hasSizeLessThanOrEqualTo(MANAGED_POLICY_MAX);
-            assertThat(PolicyStatements.fromIamJson(Synthesized.parse(document).path("Statement"))).as(group).isEqualTo(statements);
+            assertThat(PolicyStatements.fromDocument(document)).as(group).isEqualTo(statements);
         });
         assertThat(attachedPolicyArns(controllerRole)).containsExactlyInAnyOrderElementsOf(expected.keySet().stream()
                 .map(group -> "arn:aws:iam::" + ACCOUNT + ":policy/" + config.names().controllerPolicy(group)).toList());
@@ -226,15 +227,5 @@ class IamStackIT {
         List<String> result = new ArrayList<>(list);
         result.addAll(List.of(more));
         return result;
-    }
-
-    private static List<String> texts(JsonNode stringOrArray) {
-        List<String> values = new ArrayList<>();
-        if (stringOrArray.isArray()) {
-            stringOrArray.forEach(v -> values.add(v.asText()));
-        } else {
-            values.add(stringOrArray.asText());
-        }
-        return values;
     }
 }

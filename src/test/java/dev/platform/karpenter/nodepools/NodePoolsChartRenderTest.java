@@ -7,11 +7,14 @@ import com.marcnuri.helm.LintResult;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
 import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
+import dev.platform.karpenter.nodepools.manifest.PoolSettingsExamples;
+import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
 import dev.platform.karpenter.testing.kubernetes.CrdValidator;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
+import dev.platform.karpenter.testing.kubernetes.TerraformReferences;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,7 +24,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,23 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * would: custom resources against the release's CRDs (schema and CEL rules), everything else through its typed model.
  */
 class NodePoolsChartRenderTest {
-    private static final Pattern REFERENCE = Pattern.compile("\\$\\{[^}]*}");
     private static final String MARKER = "<tf:node-role-name>";
-
-    private static final String[] EVERY_V0_SETTING = {
-        "ami_family = \"AL2\"", "capacity_types = [\"on-demand\"]", "architectures = [\"amd64\", \"arm64\"]",
-        "instance_categories = []", "cpu_limit = 8", "memory_limit = \"32Gi\"", "consolidation = false",
-        "ttl_seconds_after_empty = 30", "expire_after = \"Never\"", "node_labels = { team = \"platform\" }",
-        "node_taints = [{ key = \"dedicated\", value = \"batch\", effect = \"NoSchedule\" }, { key = \"gpu\", effect = \"NoExecute\" }]",
-        "node_requirements = [{ key = \"example.com/spare\", operator = \"Exists\" }]",
-        "node_pools = [{ name = \"batch\", cpu_limit = 4 }]"};
-    private static final String[] EVERY_V1_SETTING = {
-        "ami_family = \"AL2023\"", "discovery_tag_key = \"example.com/karpenter\"", "capacity_types = [\"spot\"]",
-        "instance_generation_min = 6", "cpu_limit = 8", "memory_limit = \"32Gi\"", "consolidation = false",
-        "consolidate_after = \"1h30m\"", "expire_after = \"Never\"", "node_labels = { team = \"platform\" }",
-        "node_taints = [{ key = \"dedicated\", value = \"batch\", effect = \"NoSchedule\" }]",
-        "node_requirements = [{ key = \"karpenter.k8s.aws/instance-cpu\", operator = \"Lt\", values = [\"33\"] }]",
-        "node_pools = [{ name = \"on-demand\", capacity_types = [\"on-demand\"] }]", "create_iam_role = true"};
 
     /** One synthesized cluster's node-pools release, rendered. */
     record Pools(String tag, ClusterConfig config, Path stackDir, JsonNode release, List<JsonNode> rendered) {
@@ -75,15 +61,28 @@ class NodePoolsChartRenderTest {
             String suffix = tag.replace("v", "").replace('.', '-');
             configs.put(TestConfigs.configFor("pools-" + suffix, "us-west-2", UpstreamCharts.chartVersion(tag)), tag);
             configs.put(TestConfigs.configFor("every-" + suffix, "us-west-2", UpstreamCharts.chartVersion(tag),
-                    tag.startsWith("v0.") ? EVERY_V0_SETTING : EVERY_V1_SETTING), tag);
+                    UpstreamCharts.V1ALPHA5.contains(tag) ? PoolSettingsExamples.EVERY_V0_SETTING : everyV1SettingWithCreatedRole(tag)), tag);
         }
         Synthesized synthesized = Synthesized.of(configs.keySet().toArray(ClusterConfig[]::new));
         configs.forEach((config, tag) -> {
             Path stackDir = synthesized.stackDir(config.stackName(NodePoolsStack.CONCERN));
             JsonNode release = Synthesized.onlyResource(synthesized.stack(config.stackName(NodePoolsStack.CONCERN)), "helm_release");
             Pools pools = new Pools(tag, config, stackDir, release, List.of());
-            POOLS.add(new Pools(tag, config, stackDir, release, render(pools, REFERENCE.matcher(pools.values()).replaceAll(MARKER))));
+            POOLS.add(new Pools(tag, config, stackDir, release, render(pools, TerraformReferences.replace(pools.values(), expression -> MARKER))));
         });
+    }
+
+    /**
+     * With the node role made by the IAM stack: its name crosses stacks as a Terraform reference. v1beta1 families
+     * take AL2 (AL2023 arrived with 1.x here).
+     */
+    private static String[] everyV1SettingWithCreatedRole(String tag) {
+        List<String> lines = new ArrayList<>(List.of(PoolSettingsExamples.EVERY_V1_SETTING));
+        lines.add("create_iam_role = true");
+        if (UpstreamCharts.V1BETA1.contains(tag)) {
+            lines.replaceAll(line -> line.startsWith("ami_family") ? "ami_family = \"AL2\"" : line);
+        }
+        return lines.toArray(String[]::new);
     }
 
     static List<Pools> pools() {
@@ -105,11 +104,12 @@ class NodePoolsChartRenderTest {
     @MethodSource("pools")
     void helmRendersExactlyTheTypedManifestsAndTheValuesCarryTheUninstallHook(Pools pools) {
         ClusterConfig config = pools.config();
-        NodePoolManifests manifests = NodePoolManifests.forRelease(config.release());
+        NodePoolManifests manifests = NodePoolManifests.forApis(config.apis());
         List<JsonNode> typed = HelmRender.parse(ManifestYaml.documents(manifests.render(config.nodePools(), MARKER)));
         assertThat(sorted(pools.rendered())).isEqualTo(sorted(typed));
-        assertThat(pools.rendered()).extracting(o -> o.path("kind").asText()).contains(config.release().isV1()
-                ? new String[] {"NodePool", "EC2NodeClass"} : new String[] {"Provisioner", "AWSNodeTemplate"});
+        boolean alpha = config.apis().rendered().contains(ApiGeneration.V1ALPHA5);
+        assertThat(pools.rendered()).extracting(o -> o.path("kind").asText()).contains(config.release().apiGeneration() == ApiGeneration.V1ALPHA5
+                ? new String[] {"Provisioner", "AWSNodeTemplate"} : new String[] {"NodePool", "EC2NodeClass"});
 
         List<Object> hookObjects = manifests.uninstallHook(config.nodePools(), config.namespace(),
                 NodePoolsStack.RELEASE_TIMEOUT_SECONDS);
@@ -118,13 +118,13 @@ class NodePoolsChartRenderTest {
         released.addAll(hook);
         assertThat(valuesManifests(pools, MARKER)).isEqualTo(released);
         assertThat(hook).allSatisfy(o -> assertThat(o.at("/metadata/annotations/helm.sh~1hook").asText()).isEqualTo("pre-delete"));
-        assertThat(hook.isEmpty()).isEqualTo(config.release().isV1());
+        assertThat(hook.isEmpty()).isEqualTo(!alpha);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("pools")
     void thePlainKubectlFileHoldsTheRenderedPoolsAndNodeClassWithoutTheHook(Pools pools) {
-        NodePoolManifests manifests = NodePoolManifests.forRelease(pools.config().release());
+        NodePoolManifests manifests = NodePoolManifests.forApis(pools.config().apis());
         String plain = read(pools.stackDir().resolve(PlainManifestFile.DIRECTORY).resolve(manifests.plainFileName()));
         List<JsonNode> expected = HelmRender.parse(ManifestYaml.documents(manifests.render(pools.config().nodePools(),
                 NodePoolsStack.NODE_ROLE_PLACEHOLDER)));
@@ -140,7 +140,7 @@ class NodePoolsChartRenderTest {
     void theApiServerOfTheReleaseAcceptsEveryRenderedObject(Pools pools) {
         // Terraform resolves the node role's name before Helm sees it: a plausible one, since the CRD checks it.
         String role = "KarpenterNodeRole-" + pools.config().clusterName();
-        List<JsonNode> objects = new ArrayList<>(render(pools, REFERENCE.matcher(pools.values()).replaceAll(role)));
+        List<JsonNode> objects = new ArrayList<>(render(pools, TerraformReferences.replace(pools.values(), expression -> role)));
         valuesManifests(pools, role).stream().filter(o -> o.at("/metadata/annotations/helm.sh~1hook").isTextual())
                 .forEach(objects::add);
         CrdValidator crds = UpstreamCharts.crdValidator(pools.tag());
@@ -157,7 +157,7 @@ class NodePoolsChartRenderTest {
     /** The objects the release's values list, with Terraform references replaced by {@code resolved}. */
     private static List<JsonNode> valuesManifests(Pools pools, String resolved) {
         List<JsonNode> manifests = new ArrayList<>();
-        HelmRender.parse(REFERENCE.matcher(pools.values()).replaceAll(resolved)).get(0).path("manifests").forEach(manifests::add);
+        HelmRender.parse(TerraformReferences.replace(pools.values(), expression -> resolved)).get(0).path("manifests").forEach(manifests::add);
         return manifests;
     }
 

@@ -2,7 +2,7 @@ package dev.platform.karpenter.release;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.platform.karpenter.iam.ControllerPolicies;
+import dev.platform.karpenter.policy.IamPolicyDocument;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,13 +22,14 @@ class ControllerPolicyTest {
             "arn:aws:iam::123456789012:role/eks-node-group-default");
 
     @ParameterizedTest(name = "{0} uses the statements of the {1} template")
-    @CsvSource({"v0.30.0, v0.30.0", "v0.31.1, v0.30.0", "1.0.0, 1.14.1", "1.14.1, 1.14.1"})
+    @CsvSource({"v0.30.0, v0.30.0", "v0.31.1, v0.30.0", "v0.32.10, v0.32.10", "v0.33.12, 0.37.8", "0.37.8, 0.37.8",
+            "1.0.0, 1.14.1", "1.14.1, 1.14.1"})
     void hasExactlyTheUpstreamStatementsOfItsGeneration(String chartVersion, String templateVersion) {
         Map<String, Set<PolicyStatements.Normalized>> expected = PolicyStatements.upstream(templateVersion, DEMO);
 
         Map<String, Set<PolicyStatements.Normalized>> actual = new LinkedHashMap<>();
         for (ControllerPolicy.Group group : ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO)) {
-            actual.put(group.name(), PolicyStatements.fromRecords(group.statements()));
+            actual.put(group.name(), PolicyStatements.fromDocument(group.document().toJson()));
         }
 
         assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
@@ -36,24 +37,41 @@ class ControllerPolicyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"v0.30.0, 5, 11", "1.14.1, 6, 18"})
+    @CsvSource({"v0.30.0, 5, 11", "v0.32.10, 5, 15", "0.37.8, 5, 16", "1.14.1, 6, 18"})
     void splitsIntoGroupsWithUniqueSids(String chartVersion, int groups, int statements) {
         List<ControllerPolicy.Group> split = ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO);
 
         assertThat(split).hasSize(groups);
-        assertThat(split.stream().flatMap(g -> g.statements().stream()).map(ControllerPolicy.Statement::sid).distinct())
+        assertThat(split.stream().flatMap(g -> g.statements().stream()).map(IamPolicyDocument.Statement::sid).distinct())
                 .hasSize(statements);
     }
 
     @ParameterizedTest(name = "{0}: policy \"{1}\" grants iam:PassRole on the node role only")
-    @CsvSource({"v0.30.0, IAMIntegration", "1.14.1, IAMIntegration"})
+    @CsvSource({"v0.30.0, IAMIntegration", "0.37.8, IAMIntegration", "1.14.1, IAMIntegration"})
     void passesOnlyTheNodeRole(String chartVersion, String group) {
-        List<ControllerPolicy.Statement> passRole = ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO).stream()
+        List<IamPolicyDocument.Statement> passRole = ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO).stream()
                 .flatMap(g -> g.statements().stream())
                 .filter(s -> s.actions().contains("iam:PassRole"))
                 .toList();
 
         assertThat(passRole).singleElement().satisfies(s -> assertThat(s.resources()).containsExactly(DEMO.nodeRoleArn()));
+    }
+
+    @ParameterizedTest(name = "{0} keeping {1}: both tag generations until retired")
+    @CsvSource({"v0.32.10, v1alpha5, NodeLifecycleV1alpha5, v0.30.0", "1.0.14, v1beta1, NodeLifecycleV1beta1, 0.37.8"})
+    void whileThePreviousGenerationIsKeptItsNodePermissionsStayAsOneMorePolicy(String chartVersion, String kept,
+            String extraGroup, String previousTemplate) {
+        KarpenterRelease release = KarpenterRelease.of(chartVersion);
+        List<ControllerPolicy.Group> keeping = ControllerPolicy.groups(DeclaredApis.keeping(release), DEMO);
+        List<ControllerPolicy.Group> retired = ControllerPolicy.groups(DeclaredApis.from(release, java.util.Optional.of(kept)), DEMO);
+
+        assertThat(retired).isEqualTo(ControllerPolicy.groups(release, DEMO));
+        assertThat(keeping.subList(0, retired.size())).isEqualTo(retired);
+        assertThat(keeping).last().satisfies(group -> {
+            assertThat(group.name()).isEqualTo(extraGroup);
+            assertThat(PolicyStatements.fromDocument(group.document().toJson()))
+                    .isEqualTo(PolicyStatements.upstream(previousTemplate, DEMO).get("NodeLifecycle"));
+        });
     }
 
     /**
@@ -80,6 +98,6 @@ class ControllerPolicyTest {
 
     /** Characters IAM counts for the group's policy document as the app renders it (IAM ignores white space). */
     private static int iamSize(ControllerPolicy.Group group) {
-        return ControllerPolicies.document(group).toJson().replaceAll("\\s", "").length();
+        return group.document().toJson().replaceAll("\\s", "").length();
     }
 }

@@ -1,7 +1,7 @@
 package dev.platform.karpenter.release;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.platform.karpenter.testing.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -18,12 +18,11 @@ import java.util.TreeSet;
 
 /**
  * Policy statements in one comparable shape, whatever they were written in: the upstream CloudFormation JSON (the
- * expected values, kept in {@code controller-policy-<version>.json} next to this class), the {@link ControllerPolicy}
- * records, or a policy document as the app renders it or as AWS returns it.
+ * expected values, kept in {@code controller-policy-<version>.json} next to this class), or a policy document as the
+ * app renders it or as AWS returns it.
  * Order never matters in IAM, so actions, resources and condition values are sets.
  */
 public final class PolicyStatements {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Comparator<Normalized> BY_SID = Comparator.comparing(Normalized::sid)
             .thenComparing(Normalized::toString);
 
@@ -56,7 +55,7 @@ public final class PolicyStatements {
             text = text.replace(parameter.getKey(), parameter.getValue());
         }
         Map<String, Set<Normalized>> groups = new LinkedHashMap<>();
-        parse(text).fields().forEachRemaining(group -> groups.put(group.getKey(), fromIamJson(group.getValue())));
+        Json.parse(text).fields().forEachRemaining(group -> groups.put(group.getKey(), fromIamJson(group.getValue())));
         return groups;
     }
 
@@ -76,26 +75,13 @@ public final class PolicyStatements {
         return result;
     }
 
-    public static Set<Normalized> fromRecords(List<ControllerPolicy.Statement> statements) {
-        Set<Normalized> result = new TreeSet<>(BY_SID);
-        for (ControllerPolicy.Statement statement : statements) {
-            SortedMap<String, SortedMap<String, SortedSet<String>>> conditions = new TreeMap<>();
-            for (ControllerPolicy.Condition condition : statement.conditions()) {
-                conditions.computeIfAbsent(condition.test(), test -> new TreeMap<>())
-                        .put(condition.variable(), new TreeSet<>(condition.values()));
-            }
-            result.add(new Normalized(statement.sid(), "Allow", new TreeSet<>(statement.actions()),
-                    new TreeSet<>(statement.resources()), conditions));
-        }
-        return result;
+    /** The statements of a policy document's JSON, as the app renders it or AWS returns it. */
+    public static Set<Normalized> fromDocument(String policyJson) {
+        return fromIamJson(Json.parse(policyJson).path("Statement"));
     }
 
     private static SortedSet<String> texts(JsonNode stringOrArray) {
-        SortedSet<String> values = new TreeSet<>();
-        for (JsonNode value : asArray(stringOrArray)) {
-            values.add(value.asText());
-        }
-        return values;
+        return new TreeSet<>(Json.texts(stringOrArray));
     }
 
     private static Iterable<JsonNode> asArray(JsonNode node) {
@@ -103,14 +89,6 @@ public final class PolicyStatements {
             return List.of();
         }
         return node.isArray() ? node : List.of(node);
-    }
-
-    private static JsonNode parse(String json) {
-        try {
-            return JSON.readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static String readResource(String name) {

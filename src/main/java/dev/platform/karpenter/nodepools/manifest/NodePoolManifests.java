@@ -1,6 +1,8 @@
 package dev.platform.karpenter.nodepools.manifest;
 
 import dev.platform.karpenter.config.NodePoolSettings;
+import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.release.DeclaredApis;
 import dev.platform.karpenter.release.KarpenterRelease;
 import java.util.List;
 
@@ -11,8 +13,19 @@ import java.util.List;
 public interface NodePoolManifests {
 
     static NodePoolManifests forRelease(KarpenterRelease release) {
-        return switch (release.apiGeneration()) {
+        return of(release.apiGeneration());
+    }
+
+    /** The objects of every declared generation: at 0.32 before retiring, the Provisioners beside the NodePools. */
+    static NodePoolManifests forApis(DeclaredApis apis) {
+        List<ApiGeneration> rendered = apis.rendered();
+        return rendered.size() == 1 ? of(rendered.get(0)) : new TransitionManifests(of(rendered.get(0)), of(rendered.get(1)));
+    }
+
+    private static NodePoolManifests of(ApiGeneration generation) {
+        return switch (generation) {
             case V1ALPHA5 -> new V1Alpha5Manifests();
+            case V1BETA1 -> new V1Beta1Manifests();
             case V1 -> new V1Manifests();
         };
     }

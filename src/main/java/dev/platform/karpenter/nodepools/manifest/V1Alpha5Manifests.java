@@ -3,6 +3,7 @@ package dev.platform.karpenter.nodepools.manifest;
 import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.config.NodePoolSettings;
 import dev.platform.karpenter.config.PoolSettings;
+import dev.platform.karpenter.release.ApiGeneration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +20,7 @@ final class V1Alpha5Manifests implements NodePoolManifests {
     static final String PROVISIONER_API = "karpenter.sh/v1alpha5";
     static final String NODE_TEMPLATE_API = "karpenter.k8s.aws/v1alpha1";
     /** The label Karpenter 0.x puts on the nodes it launches. */
-    static final String POOL_LABEL = "karpenter.sh/provisioner-name";
+    static final String POOL_LABEL = ApiGeneration.V1ALPHA5.poolLabel();
     /** The hook's Job gives up this much before Helm's timeout, so its failure reaches Helm as the error. */
     static final int HOOK_MARGIN_SECONDS = 60;
     private static final Pattern DURATION_PART = Pattern.compile("([0-9]+)(s|m|h)");

@@ -13,10 +13,12 @@ import java.util.stream.Stream;
  * the tests render; adding a family is adding its tag to a list (and its folder).
  */
 public final class UpstreamCharts {
-    /** The families the app generates for: v1alpha5 (0.30, 0.31) and v1 (1.0 to 1.14). */
-    public static final List<String> SUPPORTED = List.of("v0.30.0", "v0.31.5", "v1.0.14", "v1.5.8", "v1.10.2", "v1.14.1");
-    /** The transitional v1beta1 families (0.32 to 0.37): kept for the tests of their generation. */
+    /** One tag per family of each API generation the app renders for. */
+    public static final List<String> V1ALPHA5 = List.of("v0.30.0", "v0.31.5");
     public static final List<String> V1BETA1 = List.of("v0.32.10", "v0.37.8");
+    public static final List<String> V1 = List.of("v1.0.14", "v1.5.8", "v1.10.2", "v1.14.1");
+    /** Every family the tests render: all of the above. */
+    public static final List<String> SUPPORTED = java.util.stream.Stream.of(V1ALPHA5, V1BETA1, V1).flatMap(List::stream).toList();
 
     public static final String CONTROLLER_CHART = "karpenter";
     public static final String CRD_CHART = "karpenter-crd";

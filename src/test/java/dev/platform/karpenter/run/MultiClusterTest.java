@@ -1,4 +1,4 @@
-package dev.platform.karpenter;
+package dev.platform.karpenter.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,7 +38,8 @@ class MultiClusterTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
 
         int status = Main.run(project, Map.of("KARPENTER_TFVARS", "clusters", "KARPENTER_OUTDIR", "cdktf.out",
-                "KARPENTER_STATE_BUCKET", "tf-state"), new PrintStream(err));
+                "KARPENTER_STATE_BUCKET", "tf-state", "PATH", System.getenv("PATH")),
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
 
         assertThat(status).as(err.toString()).isZero();
         manifest = JSON.readTree(project.resolve("cdktf.out/manifest.json").toFile());

@@ -1,17 +1,22 @@
-package dev.platform.karpenter;
+package dev.platform.karpenter.run;
 
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.hashicorp.cdktf.App;
+import dev.platform.karpenter.KarpenterApp;
 import dev.platform.karpenter.config.ClusterConfig;
-import dev.platform.karpenter.config.ConfigException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -24,24 +29,32 @@ import java.util.concurrent.CompletionException;
  * <p>cdktf's Java runtime drives one Node.js kernel, one request at a time, so a JVM and its kernel mostly wait on
  * each other and a synthesis uses little more than one core. {@link #start} therefore begins everything that does
  * not need the configuration before it is read: the kernel starts on a background thread, and with enough clusters
- * worker JVMs ({@link SynthesisWorker}) start on later shards of the tfvars files. {@link #complete} then
- * synthesizes the first shard here, waits for the workers and merges their stacks and manifest entries into this
- * output, in cluster order, so the result is what a single process writes. Bad configuration is found by the caller
- * between the two calls; {@link #close} then stops whatever was started.
+ * worker processes ({@link SynthesisWorker}) boot their JVM and kernel. {@link #complete} then hands each worker its
+ * share of the validated configurations, synthesizes the first share here, waits for the workers and merges their
+ * stacks and manifest entries into this output, in cluster order, so the result is byte for byte what a single
+ * process writes. Bad configuration is found by the caller between the two calls; {@link #close} then stops
+ * whatever was started.
  *
  * <p>A worker costs a JVM and a kernel start (about half a second of CPU), so there is one process per
- * {@value #CLUSTERS_PER_PROCESS} clusters at most, and never more than there are processors. KARPENTER_SYNTH_WORKERS
- * sets the number of processes instead (1: everything in this one).
+ * {@value #CLUSTERS_PER_PROCESS} clusters at most, and never more than there are processors.
+ * {@value #PROCESSES_VARIABLE} sets the number of processes instead (1: everything in this one).
  */
 public final class Synthesis implements AutoCloseable {
-    public static final String PROCESSES_VARIABLE = "KARPENTER_SYNTH_WORKERS";
+    public static final String PROCESSES_VARIABLE = "KARPENTER_SYNTH_PROCESSES";
+    /** The variable's first name, refused with a hint: it counts processes (this one included), not workers. */
+    static final String RENAMED_PROCESSES_VARIABLE = "KARPENTER_SYNTH_WORKERS";
     static final int CLUSTERS_PER_PROCESS = 10;
     /**
      * How far behind a worker starts, in clusters: it boots a JVM and a kernel while this process is already at
      * work (measured with 50 clusters on 2 cores: about 350 ms, at about 90 ms a cluster in each process).
      */
     static final int WORKER_START_CLUSTERS = 4;
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper MANIFEST_READER = new ObjectMapper();
+    /** manifest.json as cdktf writes it (JavaScript's JSON.stringify with two spaces), so a merge changes no byte. */
+    private static final ObjectWriter MANIFEST = new ObjectMapper().writer(new DefaultPrettyPrinter(
+            Separators.createDefaultInstance().withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+                    .withObjectEmptySeparator("").withArrayEmptySeparator(""))
+            .withObjectIndenter(new DefaultIndenter("  ", "\n")).withArrayIndenter(new DefaultIndenter("  ", "\n")));
     /**
      * Options of this JVM a worker must not repeat: one class archive to write, one debugger port, one recording
      * file and one agent per run.
@@ -51,20 +64,26 @@ public final class Synthesis implements AutoCloseable {
 
     private final Path outdir;
     private final String stateDirFromStack;
-    private final int ownShard;
+    private final int clusters;
+    private final int processes;
     private final CompletableFuture<App> app;
     private final List<Worker> workers = new ArrayList<>();
 
-    private Synthesis(Path outdir, String stateDirFromStack, int ownShard) {
+    private Synthesis(Path outdir, String stateDirFromStack, int clusters, int processes) {
         this.outdir = outdir;
         this.stateDirFromStack = stateDirFromStack;
-        this.ownShard = ownShard;
+        this.clusters = clusters;
+        this.processes = processes;
         // Creating the App starts the kernel. No other thread uses jsii until complete() has joined this one.
         this.app = CompletableFuture.supplyAsync(() -> KarpenterApp.newApp(outdir));
     }
 
     /** How many processes synthesize {@code clusters} clusters: the variable's value, else what pays off here. */
     public static int processes(int clusters, Map<String, String> env) {
+        if (env.containsKey(RENAMED_PROCESSES_VARIABLE)) {
+            throw new BadEnvironment("environment variable " + RENAMED_PROCESSES_VARIABLE + " was renamed "
+                    + PROCESSES_VARIABLE + " (it counts processes, this one included); set that instead");
+        }
         String configured = env.get(PROCESSES_VARIABLE);
         if (configured != null && !configured.isBlank()) {
             try {
@@ -75,24 +94,23 @@ public final class Synthesis implements AutoCloseable {
             } catch (NumberFormatException e) {
                 // reported below
             }
-            throw new ConfigException(PROCESSES_VARIABLE + " must be a whole number of processes, 1 or more, got \""
-                    + configured + "\"");
+            throw new BadEnvironment("environment variable " + PROCESSES_VARIABLE
+                    + " must be a whole number of processes, 1 or more, got " + Main.quoted(configured));
         }
         return Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), clusters / CLUSTERS_PER_PROCESS));
     }
 
     /**
-     * Starts this process's kernel and, for {@code processes} above 1, the workers on all shards but the first.
-     *
-     * @param tfvarsFiles one file per cluster, in cluster order
+     * Starts this process's kernel and, for {@code processes} above 1, the workers for all shares but the first;
+     * they wait for their configurations.
      */
-    public static Synthesis start(List<Path> tfvarsFiles, Path outdir, String stateDirFromStack, int processes)
+    public static Synthesis start(int clusters, Path outdir, String stateDirFromStack, int processes)
             throws IOException {
-        List<List<Path>> shards = shards(tfvarsFiles, processes);
-        Synthesis synthesis = new Synthesis(outdir, stateDirFromStack, shards.get(0).size());
+        Synthesis synthesis = new Synthesis(outdir, stateDirFromStack, clusters, processes);
         try {
-            for (int i = 1; i < shards.size(); i++) {
-                synthesis.workers.add(Worker.start(shards.get(i), outdir.resolve(".worker-" + i), stateDirFromStack));
+            int shares = shards(Collections.nCopies(clusters, 0), processes).size();
+            for (int i = 1; i < shares; i++) {
+                synthesis.workers.add(Worker.start(outdir.resolve(".worker-" + i), stateDirFromStack));
             }
         } catch (IOException | RuntimeException e) {
             synthesis.close();
@@ -101,9 +119,16 @@ public final class Synthesis implements AutoCloseable {
         return synthesis;
     }
 
-    /** Synthesizes this process's shard of {@code clusters} (read from the files, in order) and merges the rest. */
-    public void complete(List<ClusterConfig> clusters) throws IOException {
-        KarpenterApp.synthesize(kernelReady(), clusters.subList(0, ownShard), stateDirFromStack);
+    /** Synthesizes {@code clusters} (one per tfvars file, in order): the first share here, the others in workers. */
+    public void complete(List<ClusterConfig> configs) throws IOException {
+        if (configs.size() != clusters) {
+            throw new IllegalArgumentException(configs.size() + " configurations for " + clusters + " clusters");
+        }
+        List<List<ClusterConfig>> shares = shards(configs, processes);
+        for (int i = 0; i < workers.size(); i++) {
+            workers.get(i).send(shares.get(i + 1));
+        }
+        KarpenterApp.synthesize(kernelReady(), outdir, shares.get(0), stateDirFromStack);
         for (Worker worker : workers) {
             worker.awaitSuccess();
         }
@@ -126,6 +151,7 @@ public final class Synthesis implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            worker.process.getOutputStream().close();
             OutputDirectory.deleteRecursively(worker.outdir);
             Files.deleteIfExists(worker.log);
         }
@@ -163,9 +189,9 @@ public final class Synthesis implements AutoCloseable {
     /** Moves a worker's stack directories into the output and adds its stacks to the manifest there. */
     private void merge(Path workerOutdir) throws IOException {
         Path manifestFile = outdir.resolve("manifest.json");
-        ObjectNode manifest = (ObjectNode) JSON.readTree(manifestFile.toFile());
+        ObjectNode manifest = (ObjectNode) MANIFEST_READER.readTree(manifestFile.toFile());
         ObjectNode stacks = (ObjectNode) manifest.path("stacks");
-        JsonNode workerStacks = JSON.readTree(workerOutdir.resolve("manifest.json").toFile()).path("stacks");
+        JsonNode workerStacks = MANIFEST_READER.readTree(workerOutdir.resolve("manifest.json").toFile()).path("stacks");
         for (Iterator<Map.Entry<String, JsonNode>> it = workerStacks.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> stack = it.next();
             Path target = outdir.resolve("stacks").resolve(stack.getKey());
@@ -173,10 +199,10 @@ public final class Synthesis implements AutoCloseable {
             Files.move(workerOutdir.resolve("stacks").resolve(stack.getKey()), target);
             stacks.set(stack.getKey(), stack.getValue());
         }
-        JSON.writeValue(manifestFile.toFile(), manifest);
+        Files.write(manifestFile, MANIFEST.writeValueAsBytes(manifest));
     }
 
-    /** A worker process ended with an error; its output is in the message. */
+    /** A worker process ended with an error; the last line it wrote is in the message. */
     public static final class WorkerFailure extends RuntimeException {
         WorkerFailure(String message) {
             super(message);
@@ -185,7 +211,7 @@ public final class Synthesis implements AutoCloseable {
 
     /** A worker JVM started with this JVM's options (but {@link #WORKER_EXCLUDED_OPTIONS}) and class path. */
     private record Worker(Process process, Path outdir, Path log) {
-        static Worker start(List<Path> tfvarsFiles, Path outdir, String stateDirFromStack) throws IOException {
+        static Worker start(Path outdir, String stateDirFromStack) throws IOException {
             List<String> command = new ArrayList<>();
             command.add(ProcessHandle.current().info().command()
                     .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -194,17 +220,21 @@ public final class Synthesis implements AutoCloseable {
                     command.add(option);
                 }
             }
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), SynthesisWorker.class.getName(),
-                    outdir.toString(), stateDirFromStack));
-            tfvarsFiles.forEach(file -> command.add(file.toString()));
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                    SynthesisWorker.ARGUMENT, outdir.toString(), stateDirFromStack));
             Files.createDirectories(outdir);
             Path log = outdir.resolveSibling(outdir.getFileName() + ".log");
             ProcessBuilder builder = new ProcessBuilder(command)
+                    .redirectInput(ProcessBuilder.Redirect.PIPE)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(log.toFile());
-            // cdktf's App would write to CDKTF_OUTDIR rather than the worker's own directory.
-            builder.environment().remove("CDKTF_OUTDIR");
             return new Worker(builder.start(), outdir, log);
+        }
+
+        /** Hands over the worker's clusters; its input stays open as long as this process lives. */
+        void send(List<ClusterConfig> clusters) throws IOException {
+            OutputStream input = process.getOutputStream();
+            SynthesisWorker.send(clusters, input);
         }
 
         void awaitSuccess() throws IOException {
@@ -215,10 +245,11 @@ public final class Synthesis implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while waiting for a synthesis worker", e);
             }
-            String output = Files.exists(log) ? Files.readString(log).strip() : "";
             if (status != 0) {
-                throw new WorkerFailure("a synthesis worker failed (exit " + status + ")"
-                        + (output.isEmpty() ? "" : ":\n" + output));
+                List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
+                String last = lines.stream().map(String::strip).filter(line -> !line.isEmpty())
+                        .reduce((first, second) -> second).orElse("no output");
+                throw new WorkerFailure("a synthesis worker failed (exit " + status + "): " + last);
             }
         }
     }

@@ -1,13 +1,13 @@
-package dev.platform.karpenter.aws;
+package dev.platform.karpenter.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.platform.karpenter.aws.IamPolicyDocument.Condition;
-import dev.platform.karpenter.aws.IamPolicyDocument.Effect;
-import dev.platform.karpenter.aws.IamPolicyDocument.Principal;
-import dev.platform.karpenter.aws.IamPolicyDocument.Statement;
+import dev.platform.karpenter.policy.IamPolicyDocument.Condition;
+import dev.platform.karpenter.policy.IamPolicyDocument.Effect;
+import dev.platform.karpenter.policy.IamPolicyDocument.Principal;
+import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,0 +1,30 @@
+package dev.platform.karpenter.nodepools.manifest;
+
+import dev.platform.karpenter.config.NodePoolSettings;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Two generations declared side by side (0.32 before retire_previous_api): the previous generation's objects,
+ * which keep their nodes running, then the converted ones. Both carry the same names in different kinds. The
+ * uninstall hook of the previous generation stays, so a destroy still waits for the nodes of its Provisioners.
+ */
+record TransitionManifests(NodePoolManifests previous, NodePoolManifests next) implements NodePoolManifests {
+
+    @Override
+    public List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName) {
+        List<KubernetesObject<?>> objects = new ArrayList<>(previous.render(settings, nodeRoleName));
+        objects.addAll(next.render(settings, nodeRoleName));
+        return List.copyOf(objects);
+    }
+
+    @Override
+    public List<Object> uninstallHook(NodePoolSettings settings, String namespace, int timeoutSeconds) {
+        return previous.uninstallHook(settings, namespace, timeoutSeconds);
+    }
+
+    @Override
+    public String plainFileName() {
+        return next.plainFileName();
+    }
+}

@@ -1,0 +1,136 @@
+package dev.platform.karpenter.release;
+
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.forAllValuesStringEquals;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEquals;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringLike;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Statement.allow;
+
+import dev.platform.karpenter.release.ControllerPolicy.Group;
+import dev.platform.karpenter.release.ControllerPolicy.Scope;
+import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Karpenter 0.32 to 0.37: the sixteen statements of KarpenterControllerPolicy in the getting-started template,
+ * keyed on the karpenter.sh/nodepool tag, with the instance-profile actions Karpenter needs to make profiles from
+ * EC2NodeClass.spec.role. 0.32 has the v0.32.10 template's statements (the same as upstream's
+ * v1beta1-controller-policy.json of the migration guide); 0.33 to 0.37 the v0.37.8 template's, which scopes the use
+ * of launch templates to Karpenter's own and may tag spot requests. Grouped like the 1.x policies.
+ */
+final class ControllerPolicyV1Beta1 {
+    private static final String POOL_TAG = "karpenter.sh/nodepool";
+    private static final String NODE_CLASS_TAG = "karpenter.k8s.aws/ec2nodeclass";
+    private static final String REGION_TAG = "topology.kubernetes.io/region";
+
+    private ControllerPolicyV1Beta1() {
+    }
+
+    /** @param v032 the 0.32 template (unscoped launch templates, queue attributes read) rather than 0.37's */
+    static List<Group> groups(Scope s, boolean v032) {
+        return List.of(nodeLifecycle(s, v032), iamIntegration(s),
+                ControllerPolicy.eksIntegration(s),
+                new Group("Interruption", List.of(
+                        allow("AllowInterruptionQueueActions",
+                                v032 ? List.of("sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage")
+                                        : List.of("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"),
+                                List.of(s.queueArn())))),
+                resourceDiscovery(s));
+    }
+
+    static Group nodeLifecycle(Scope s, boolean v032) {
+        List<String> taggedOnCreation = new ArrayList<>(List.of(s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"),
+                s.ec2("network-interface/*"), s.ec2("launch-template/*")));
+        List<Statement> statements = new ArrayList<>();
+        if (v032) {
+            statements.add(allow("AllowScopedEC2InstanceActions",
+                    List.of("ec2:RunInstances", "ec2:CreateFleet"),
+                    List.of(s.ec2WithoutAccount("image/*"), s.ec2WithoutAccount("snapshot/*"),
+                            s.ec2("spot-instances-request/*"), s.ec2("security-group/*"), s.ec2("subnet/*"),
+                            s.ec2("launch-template/*"))));
+        } else {
+            taggedOnCreation.add(s.ec2("spot-instances-request/*"));
+            statements.add(allow("AllowScopedEC2InstanceAccessActions",
+                    List.of("ec2:RunInstances", "ec2:CreateFleet"),
+                    List.of(s.ec2WithoutAccount("image/*"), s.ec2WithoutAccount("snapshot/*"),
+                            s.ec2("security-group/*"), s.ec2("subnet/*"))));
+            statements.add(allow("AllowScopedEC2LaunchTemplateAccessActions",
+                    List.of("ec2:RunInstances", "ec2:CreateFleet"),
+                    List.of(s.ec2("launch-template/*")),
+                    stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                    stringLike("aws:ResourceTag/" + POOL_TAG, "*")));
+        }
+        statements.add(allow("AllowScopedEC2InstanceActionsWithTags",
+                List.of("ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"),
+                taggedOnCreation,
+                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                stringLike("aws:RequestTag/" + POOL_TAG, "*")));
+        statements.add(allow("AllowScopedResourceCreationTagging",
+                List.of("ec2:CreateTags"),
+                taggedOnCreation,
+                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                stringEquals("ec2:CreateAction", "RunInstances", "CreateFleet", "CreateLaunchTemplate"),
+                stringLike("aws:RequestTag/" + POOL_TAG, "*")));
+        statements.add(allow("AllowScopedResourceTagging",
+                List.of("ec2:CreateTags"),
+                List.of(s.ec2("instance/*")),
+                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                stringLike("aws:ResourceTag/" + POOL_TAG, "*"),
+                forAllValuesStringEquals("aws:TagKeys", "karpenter.sh/nodeclaim", "Name")));
+        statements.add(allow("AllowScopedDeletion",
+                List.of("ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"),
+                List.of(s.ec2("instance/*"), s.ec2("launch-template/*")),
+                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                stringLike("aws:ResourceTag/" + POOL_TAG, "*")));
+        return new Group("NodeLifecycle", statements);
+    }
+
+    private static Group iamIntegration(Scope s) {
+        return new Group("IAMIntegration", List.of(
+                allow("AllowPassingInstanceRole",
+                        List.of("iam:PassRole"),
+                        List.of(s.nodeRoleArn()),
+                        stringEquals("iam:PassedToService", "ec2.amazonaws.com")),
+                allow("AllowScopedInstanceProfileCreationActions",
+                        List.of("iam:CreateInstanceProfile"),
+                        List.of("*"),
+                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                        stringEquals("aws:RequestTag/" + REGION_TAG, s.region()),
+                        stringLike("aws:RequestTag/" + NODE_CLASS_TAG, "*")),
+                allow("AllowScopedInstanceProfileTagActions",
+                        List.of("iam:TagInstanceProfile"),
+                        List.of("*"),
+                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                        stringEquals("aws:ResourceTag/" + REGION_TAG, s.region()),
+                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                        stringEquals("aws:RequestTag/" + REGION_TAG, s.region()),
+                        stringLike("aws:ResourceTag/" + NODE_CLASS_TAG, "*"),
+                        stringLike("aws:RequestTag/" + NODE_CLASS_TAG, "*")),
+                allow("AllowScopedInstanceProfileActions",
+                        List.of("iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"),
+                        List.of("*"),
+                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                        stringEquals("aws:ResourceTag/" + REGION_TAG, s.region()),
+                        stringLike("aws:ResourceTag/" + NODE_CLASS_TAG, "*")),
+                allow("AllowInstanceProfileReadActions",
+                        List.of("iam:GetInstanceProfile"),
+                        List.of("*"))));
+    }
+
+    private static Group resourceDiscovery(Scope s) {
+        return new Group("ResourceDiscovery", List.of(
+                allow("AllowRegionalReadActions",
+                        List.of("ec2:DescribeAvailabilityZones", "ec2:DescribeImages", "ec2:DescribeInstances",
+                                "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes",
+                                "ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups",
+                                "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"),
+                        List.of("*"),
+                        stringEquals("aws:RequestedRegion", s.region())),
+                allow("AllowSSMReadActions",
+                        List.of("ssm:GetParameter"),
+                        List.of(s.ssmParameter("aws/service/*"))),
+                allow("AllowPricingReadActions",
+                        List.of("pricing:GetProducts"),
+                        List.of("*"))));
+    }
+}
