@@ -56,8 +56,8 @@ public record ClusterConfig(
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
-        String namespace = dnsLabel(settings, "karpenter_namespace", "karpenter");
-        String serviceAccount = dnsLabel(settings, "karpenter_service_account", "karpenter");
+        String namespace = dnsLabel(settings, "karpenter_namespace");
+        String serviceAccount = dnsLabel(settings, "karpenter_service_account");
         ClusterConfig config = new ClusterConfig(
                 clusterName,
                 region,
@@ -85,7 +85,7 @@ public record ClusterConfig(
         return clusterName + "-" + concern;
     }
 
-    private static String dnsLabel(Settings settings, String key, String defaultValue) {
-        return Kubernetes.requireDnsLabel(key, settings.string(key, defaultValue));
+    private static String dnsLabel(Settings settings, String key) {
+        return Kubernetes.requireDnsLabel(key, settings.string(key));
     }
 }

@@ -109,7 +109,7 @@ public final class ConfigLoader {
     }
 
     public static ClusterConfig fromVariables(Map<String, Object> variables) {
-        Settings settings = new Settings(variables);
+        Settings settings = Settings.cluster(variables);
         ClusterConfig config = ClusterConfig.from(settings);
         settings.rejectUnknownKeys();
         return config;

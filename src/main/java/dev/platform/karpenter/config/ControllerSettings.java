@@ -28,7 +28,7 @@ public record ControllerSettings(
     private static final Set<String> AFFINITY_KINDS = Set.of("nodeAffinity", "podAffinity", "podAntiAffinity");
 
     static ControllerSettings from(Settings settings) {
-        int replicas = settings.integer("controller_replicas", 2);
+        int replicas = settings.integer("controller_replicas");
         if (replicas < 1) {
             throw new ConfigException("controller_replicas must be at least 1, got " + replicas);
         }
@@ -46,7 +46,7 @@ public record ControllerSettings(
         }
         requireAffinityText("controller_affinity", affinity);
         return new ControllerSettings(
-                settings.bool("sts_regional_endpoints", false),
+                settings.bool("sts_regional_endpoints"),
                 replicas,
                 ControllerResources.from("controller_resources", settings.object("controller_resources")),
                 List.copyOf(tolerations),

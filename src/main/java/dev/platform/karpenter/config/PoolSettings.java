@@ -51,9 +51,12 @@ public record PoolSettings(
 
     /** The pool "default" from the top-level settings, with the documented defaults. */
     static PoolSettings defaults(Settings settings) {
-        return read(settings, DEFAULT_POOL, new PoolSettings(DEFAULT_POOL, CAPACITY_TYPES, List.of("amd64"),
-                List.of("c", "m", "r"), 3, 1000, "1000Gi", true, Optional.empty(), "720h", Optional.empty(),
-                Map.of(), List.of(), List.of()));
+        return read(settings, DEFAULT_POOL, new PoolSettings(DEFAULT_POOL, SettingsCatalogue.defaultOf("capacity_types"),
+                SettingsCatalogue.defaultOf("architectures"), SettingsCatalogue.defaultOf("instance_categories"),
+                Math.toIntExact(SettingsCatalogue.<Long>defaultOf("instance_generation_min")),
+                Math.toIntExact(SettingsCatalogue.<Long>defaultOf("cpu_limit")), SettingsCatalogue.defaultOf("memory_limit"),
+                SettingsCatalogue.defaultOf("consolidation"), Optional.empty(), SettingsCatalogue.defaultOf("expire_after"),
+                Optional.empty(), Map.of(), List.of(), List.of()));
     }
 
     /** A pool of node_pools: its own name and settings, the rest taken from {@code inherited}. */

@@ -22,7 +22,7 @@ public record StateBackendSettings(Optional<String> bucket, String region, Strin
         });
         String region = settings.string("state_region", clusterRegion);
         Regions.requireValid("state_region", region);
-        String prefix = settings.string("state_key_prefix", "karpenter");
+        String prefix = settings.string("state_key_prefix");
         AwsRules.requireKeyPrefix("state_key_prefix", prefix);
         return new StateBackendSettings(bucket, region, prefix);
     }
