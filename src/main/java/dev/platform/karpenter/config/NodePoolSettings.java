@@ -83,11 +83,6 @@ public record NodePoolSettings(
         return new NodePoolSettings(amiFamily, tagKey, tagValue, List.copyOf(pools), hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE));
     }
 
-    /** The pool of the top-level settings, always present. */
-    public PoolSettings defaultPool() {
-        return pools.get(0);
-    }
-
     private static void requireValidFor(NodePoolRules rules, KarpenterRelease release, PoolSettings pool, String where) {
         for (String label : pool.labels().keySet()) {
             rules.restrictedLabel(label).ifPresent(why -> {

@@ -81,11 +81,6 @@ public record KarpenterRelease(int major, int minor, int patch) {
                 new IllegalStateException("upstream's support matrix has no row for Karpenter " + chartVersion()));
     }
 
-    /** The tag Karpenter puts on the instances of a pool, which the controller policy keys on. */
-    public String poolTagKey() {
-        return apiGeneration().poolLabel();
-    }
-
     /** AWS-managed ECR policy for the node role: 1.x moved to the pull-only policy (0.x templates: read-only). */
     public String nodeEcrPolicyName() {
         return isV1() ? "AmazonEC2ContainerRegistryPullOnly" : "AmazonEC2ContainerRegistryReadOnly";

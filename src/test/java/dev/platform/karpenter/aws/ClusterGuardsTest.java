@@ -7,6 +7,7 @@ import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every stack of a cluster reads the cluster with the version guards, so whichever stack deploy '*' plans first
@@ -14,8 +15,10 @@ import org.junit.jupiter.api.Test;
  */
 class ClusterGuardsTest {
     private static final List<String> STACKS = List.of("demo-iam", "demo-interruption", "demo-karpenter", "demo-nodepools");
-    private static final Synthesized AL2_ON_1_0_4 = Synthesized.of(TestConfigs.config("1.0.4", "ami_family = \"AL2\""));
-    private static final Synthesized BOTTLEROCKET_ON_V0 = Synthesized.of(TestConfigs.config(TestConfigs.V0));
+    @RegisterExtension
+    static final Synthesized AL2_ON_1_0_4 = Synthesized.of(TestConfigs.config("1.0.4", "ami_family = \"AL2\""));
+    @RegisterExtension
+    static final Synthesized BOTTLEROCKET_ON_V0 = Synthesized.of(TestConfigs.config(TestConfigs.V0));
 
     @Test
     void everyStackReadsTheClusterWithTheGuards() {

@@ -27,7 +27,7 @@ class NodePoolSettingsTest {
         assertThat(settings.discoveryTagKey()).isEqualTo("karpenter.sh/discovery");
         assertThat(settings.discoveryTagValue()).isEqualTo("demo");
         assertThat(settings.pools()).hasSize(1);
-        PoolSettings pool = settings.defaultPool();
+        PoolSettings pool = settings.pools().get(0);
         assertThat(pool.name()).isEqualTo("default");
         assertThat(pool.capacityTypes()).containsExactly("spot", "on-demand");
         assertThat(pool.architectures()).containsExactly("amd64");
@@ -70,7 +70,7 @@ class NodePoolSettingsTest {
         assertThat(settings.amiFamily()).isEqualTo(AmiFamily.AL2);
         assertThat(settings.discoveryTagKey()).isEqualTo("example.com/karpenter");
         assertThat(settings.discoveryTagValue()).isEqualTo("shared");
-        PoolSettings pool = settings.defaultPool();
+        PoolSettings pool = settings.pools().get(0);
         assertThat(pool.capacityTypes()).containsExactly("on-demand");
         assertThat(pool.architectures()).containsExactly("amd64", "arm64");
         assertThat(pool.instanceCategories()).isEmpty();
@@ -104,8 +104,8 @@ class NodePoolSettingsTest {
         assertThat(arm.capacityTypes()).containsExactly("spot", "on-demand");
         assertThat(arm.consolidateAfter()).isEqualTo(Optional.of("5m"));
         assertThat(arm.labels()).containsExactly(Map.entry("team", "platform"));
-        assertThat(settings.defaultPool().cpuLimit()).isEqualTo(200);
-        assertThat(settings.defaultPool().taints()).isEmpty();
+        assertThat(settings.pools().get(0).cpuLimit()).isEqualTo(200);
+        assertThat(settings.pools().get(0).taints()).isEmpty();
     }
 
     static Stream<Arguments> badInput() {

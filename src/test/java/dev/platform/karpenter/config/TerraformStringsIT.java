@@ -71,7 +71,7 @@ class TerraformStringsIT {
         ControllerSettings controller = new ControllerSettings(c.controller().stsRegionalEndpoints(),
                 c.controller().replicas(), c.controller().resources(), c.controller().tolerations(),
                 Map.of("nodeAffinity", Map.of("hostile", List.of(READ_FILE, LOOP, ESCAPED_ALREADY))));
-        PoolSettings p = c.nodePools().defaultPool();
+        PoolSettings p = c.nodePools().pools().get(0);
         PoolSettings pool = new PoolSettings(p.name(), p.capacityTypes(), p.architectures(), p.instanceCategories(),
                 p.instanceGenerationMin(), p.cpuLimit(), p.memoryLimit(), p.consolidation(), p.consolidateAfter(),
                 p.expireAfter(), p.ttlSecondsAfterEmpty(), Map.of("loop", LOOP, "escaped", ESCAPED_ALREADY), p.taints(),

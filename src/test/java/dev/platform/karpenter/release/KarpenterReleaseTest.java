@@ -12,17 +12,16 @@ class KarpenterReleaseTest {
     /** v0.x: the seed's alpha APIs and settings; 1.x: the v1 APIs, spelled without the leading v. */
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-            "v0.30.0, V1ALPHA5, 23, 27, karpenter.sh/provisioner-name, AmazonEC2ContainerRegistryReadOnly, true, false, false",
-            "1.14.1, V1, 26, 36, karpenter.sh/nodepool, AmazonEC2ContainerRegistryPullOnly, false, true, true"})
+            "v0.30.0, V1ALPHA5, 23, 27, AmazonEC2ContainerRegistryReadOnly, true, false, false",
+            "1.14.1, V1, 26, 36, AmazonEC2ContainerRegistryPullOnly, false, true, true"})
     void eachGenerationHasItsApisPoliciesAndFeatures(String version, ApiGeneration apis, int minKubernetes,
-            int maxKubernetes, String poolTag, String ecrPolicy, boolean instanceProfile, boolean capacityReservations,
+            int maxKubernetes, String ecrPolicy, boolean instanceProfile, boolean capacityReservations,
             boolean podIdentity) {
         KarpenterRelease release = KarpenterRelease.of(version);
 
         assertThat(release.apiGeneration()).isEqualTo(apis);
         assertThat(release.chartVersion()).isEqualTo(version);
         assertThat(release.supportedKubernetes()).isEqualTo(new KubernetesRange(minKubernetes, maxKubernetes));
-        assertThat(release.poolTagKey()).isEqualTo(poolTag);
         assertThat(release.nodeEcrPolicyName()).isEqualTo(ecrPolicy);
         assertThat(release.needsInstanceProfile()).isEqualTo(instanceProfile);
         assertThat(release.handlesCapacityReservationInterruptions()).isEqualTo(capacityReservations);
@@ -65,7 +64,6 @@ class KarpenterReleaseTest {
         assertThat(KarpenterRelease.of("0.34.13").chartVersion()).isEqualTo("v0.34.13");
         assertThat(KarpenterRelease.of("v0.35.12").chartVersion()).isEqualTo("0.35.12");
         assertThat(KarpenterRelease.of("v0.37.8").minorSeries()).isEqualTo("0.37.x");
-        assertThat(v032.poolTagKey()).isEqualTo("karpenter.sh/nodepool");
         assertThat(v032.nodeEcrPolicyName()).isEqualTo("AmazonEC2ContainerRegistryReadOnly");
         assertThat(v032.valueKeys().interruptionQueue()).isEqualTo(ValuePath.of("settings", "interruptionQueue"));
         assertThat(v032.supportedKubernetes()).hasToString("1.23 to 1.28");

@@ -62,6 +62,22 @@ public final class Json {
         return values;
     }
 
+    /** Shown by {@link #at} for a pointer that names nothing. */
+    public static final String MISSING = "(missing)";
+
+    /**
+     * The values at JSON pointers ("/spec/limits/cpu"; "~1" stands for a "/" inside a key), as text: a whole object
+     * or array as its JSON, nothing as {@link #MISSING}. One assertion then states every field a test expects.
+     */
+    public static List<String> at(JsonNode node, String... pointers) {
+        List<String> values = new ArrayList<>();
+        for (String pointer : pointers) {
+            JsonNode value = node.at(pointer);
+            values.add(value.isMissingNode() ? MISSING : value.isContainerNode() ? value.toString() : value.asText());
+        }
+        return values;
+    }
+
     public static List<String> fieldNames(JsonNode object) {
         List<String> names = new ArrayList<>();
         object.fieldNames().forEachRemaining(names::add);

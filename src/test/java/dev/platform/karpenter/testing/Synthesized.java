@@ -174,10 +174,4 @@ public final class Synthesized implements AfterAllCallback {
         }
         return output.path("value").asText();
     }
-
-    /** @deprecated use {@link Json#parse} */
-    @Deprecated
-    public static JsonNode parse(String json) {
-        return Json.parse(json);
-    }
 }

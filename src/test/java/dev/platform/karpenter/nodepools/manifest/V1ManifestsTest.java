@@ -3,6 +3,8 @@ package dev.platform.karpenter.nodepools.manifest;
 import static dev.platform.karpenter.nodepools.manifest.Rendered.find;
 import static dev.platform.karpenter.nodepools.manifest.V1Alpha5ManifestsTest.taints;
 import static dev.platform.karpenter.nodepools.manifest.V1Alpha5ManifestsTest.volumes;
+import static dev.platform.karpenter.testing.Json.MISSING;
+import static dev.platform.karpenter.testing.Json.at;
 import static dev.platform.karpenter.testing.TestConfigs.V1;
 import static dev.platform.karpenter.testing.TestConfigs.config;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,24 +44,14 @@ class V1ManifestsTest {
         assertThat(ref.path("name").asText()).isEqualTo("default");
     }
 
+    /** Upstream's limits and expiry; consolidation of underutilized nodes after a minute; no labels, no metadata. */
     @Test
-    void theDefaultNodePoolHasUpstreamsLimitsAndExpiry() {
+    void theDefaultNodePoolHasUpstreamsLimitsExpiryAndConsolidation() {
         JsonNode spec = find(DEFAULTS, "NodePool", "default").path("spec");
-        JsonNode template = spec.path("template").path("spec");
 
-        assertThat(spec.path("limits").path("cpu").asInt()).isEqualTo(1000);
-        assertThat(spec.path("limits").path("memory").asText()).isEqualTo("1000Gi");
-        assertThat(template.path("expireAfter").asText()).isEqualTo("720h");
-        assertThat(spec.path("template").has("metadata")).as("no labels, no metadata").isFalse();
-        assertThat(template.has("taints")).isFalse();
-    }
-
-    @Test
-    void theDefaultNodePoolConsolidatesUnderutilizedNodesAfterAMinute() {
-        JsonNode disruption = find(DEFAULTS, "NodePool", "default").path("spec").path("disruption");
-
-        assertThat(disruption.path("consolidationPolicy").asText()).isEqualTo("WhenEmptyOrUnderutilized");
-        assertThat(disruption.path("consolidateAfter").asText()).isEqualTo("1m");
+        assertThat(at(spec, "/limits/cpu", "/limits/memory", "/template/spec/expireAfter", "/template/metadata",
+                "/template/spec/taints", "/disruption/consolidationPolicy", "/disruption/consolidateAfter"))
+                .containsExactly("1000", "1000Gi", "720h", MISSING, MISSING, "WhenEmptyOrUnderutilized", "1m");
     }
 
     @Test
@@ -83,35 +75,29 @@ class V1ManifestsTest {
     @Test
     void customSettingsReachEveryField() {
         JsonNode spec = find(CUSTOM, "NodePool", "default").path("spec");
-        JsonNode template = spec.path("template").path("spec");
 
-        assertThat(spec.path("limits").path("cpu").asInt()).isEqualTo(16);
-        assertThat(spec.path("limits").path("memory").asText()).isEqualTo("64Gi");
-        assertThat(spec.path("disruption").path("consolidationPolicy").asText()).isEqualTo("WhenEmpty");
-        assertThat(spec.path("disruption").path("consolidateAfter").asText()).isEqualTo("10m");
-        assertThat(template.path("expireAfter").asText()).isEqualTo("Never");
-        assertThat(spec.path("template").path("metadata").path("labels").path("team").asText()).isEqualTo("platform");
-        assertThat(taints(template.path("taints"))).containsExactly("dedicated=batch:NoSchedule");
+        assertThat(at(spec, "/limits/cpu", "/limits/memory", "/disruption/consolidationPolicy",
+                "/disruption/consolidateAfter", "/template/spec/expireAfter", "/template/metadata/labels"))
+                .containsExactly("16", "64Gi", "WhenEmpty", "10m", "Never", "{\"team\":\"platform\"}");
+        assertThat(taints(spec.at("/template/spec/taints"))).containsExactly("dedicated=batch:NoSchedule");
     }
 
     @Test
     void customNodeClassUsesTheAl2023AliasAndTagWithoutBottlerocketVolumes() {
         JsonNode spec = find(CUSTOM, "EC2NodeClass", "default").path("spec");
 
-        assertThat(spec.path("amiSelectorTerms")).hasSize(1);
-        assertThat(spec.path("amiSelectorTerms").get(0).path("alias").asText()).isEqualTo("al2023@latest");
-        assertThat(spec.path("subnetSelectorTerms").get(0).path("tags").path("example.com/karpenter").asText()).isEqualTo("demo");
-        assertThat(spec.path("securityGroupSelectorTerms").get(0).path("tags").path("example.com/karpenter").asText()).isEqualTo("demo");
-        assertThat(spec.has("blockDeviceMappings")).isFalse();
+        String selector = "[{\"tags\":{\"example.com/karpenter\":\"demo\"}}]";
+        assertThat(at(spec, "/amiSelectorTerms", "/subnetSelectorTerms", "/securityGroupSelectorTerms", "/blockDeviceMappings"))
+                .containsExactly("[{\"alias\":\"al2023@latest\"}]", selector, selector, MISSING);
     }
 
     @Test
     void extraPoolsBecomeNodePoolsOfTheSameNodeClass() {
         JsonNode spec = find(CUSTOM, "NodePool", "on-demand").path("spec");
 
-        assertThat(spec.path("template").path("spec").path("nodeClassRef").path("name").asText()).isEqualTo("default");
-        assertThat(spec.path("disruption").path("consolidationPolicy").asText()).isEqualTo("WhenEmptyOrUnderutilized");
-        assertThat(spec.path("disruption").path("consolidateAfter").asText()).as("inherited").isEqualTo("10m");
+        // consolidateAfter is inherited from the top-level settings.
+        assertThat(at(spec, "/template/spec/nodeClassRef/name", "/disruption/consolidationPolicy", "/disruption/consolidateAfter"))
+                .containsExactly("default", "WhenEmptyOrUnderutilized", "10m");
         assertThat(CUSTOM).hasSize(3);
     }
 
@@ -124,12 +110,12 @@ class V1ManifestsTest {
 
     @Test
     void needsNoUninstallHookAsTheNodeClassFinalizerWaitsForTheNodes() {
-        assertThat(NodePoolManifests.forRelease(config(V1).release()).uninstallHook(config(V1).nodePools(), "karpenter", 900))
+        assertThat(NodePoolManifests.forApis(config(V1).apis()).uninstallHook(config(V1).nodePools(), "karpenter", 900))
                 .isEmpty();
     }
 
     @Test
     void thePlainFileIsNamedAfterTheNodePool() {
-        assertThat(NodePoolManifests.forRelease(config(V1).release()).plainFileName()).isEqualTo("nodepool.yaml");
+        assertThat(NodePoolManifests.forApis(config(V1).apis()).plainFileName()).isEqualTo("nodepool.yaml");
     }
 }
