@@ -73,6 +73,8 @@ public record ClusterConfig(
                 StateBackendSettings.from(settings, region),
                 apis);
         config.names().requireWithinAwsLimits();
+        config.iam().nodeRoleArn().ifPresent(arn -> Regions.requireArnInPartition("iam_role_arn", arn, region));
+        config.interruption().kmsKeyId().ifPresent(key -> Regions.requireArnInPartition("queue_kms_key_id", key, region));
         return config;
     }
 

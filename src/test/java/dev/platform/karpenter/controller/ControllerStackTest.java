@@ -141,7 +141,7 @@ class ControllerStackTest {
                   annotations:
                     eks.amazonaws.com/role-arn: <role>
                     eks.amazonaws.com/sts-regional-endpoints: "true"
-                """ + POD_SETTINGS));
+                """ + podSettings("karpenter.sh/provisioner-name")));
     }
 
     @Test
@@ -164,13 +164,17 @@ class ControllerStackTest {
                   annotations:
                     eks.amazonaws.com/role-arn: <role>
                     eks.amazonaws.com/sts-regional-endpoints: "true"
-                """ + POD_SETTINGS));
+                """ + podSettings("karpenter.sh/nodepool")));
         // The IAM stack's instance profile is not read: a 1.x chart has no such value and it would add an output.
         assertThat(V1.stack("demo-iam").path("output").toString()).doesNotContain("aws_iam_instance_profile");
     }
 
-    /** The tfvars of ControllerFixtures as chart values: quantities and toleration values as strings. */
-    private static final String POD_SETTINGS = """
+    /**
+     * The tfvars of ControllerFixtures as chart values: quantities and toleration values as strings, and the node
+     * term keeping the chart's rule that the controller avoids the nodes of Karpenter's pools.
+     */
+    private static String podSettings(String poolLabel) {
+        return """
             replicas: 3
             controller:
               resources:
@@ -185,7 +189,9 @@ class ControllerStackTest {
                   nodeSelectorTerms:
                     - matchExpressions:
                         - {key: eks.amazonaws.com/nodegroup, operator: In, values: [default]}
-            """;
+                        - {key: %s, operator: DoesNotExist}
+            """.formatted(poolLabel);
+    }
 
     @ParameterizedTest
     @MethodSource("generations")
