@@ -26,7 +26,8 @@ public class ControllerStack extends TerraformStack {
                 iam.controllerRoleArn(), iam.instanceProfileName(), interruption.queueName());
         EcrPublicToken token = new EcrPublicToken(this, "ecr-public");
         clusterAccess.helm().setRegistry(List.of(token.helmRegistryLogin()));
-        new KarpenterCharts(this, "charts", config, token, values,
-                KubernetesVersionCheck.of(config.release(), config.clusterName(), cluster.getVersion()));
+        // upgrade_override: the user took a step outside the cluster's Kubernetes range deliberately.
+        new KarpenterCharts(this, "charts", config, token, values, config.upgradeOverride() ? List.of()
+                : List.of(KubernetesVersionCheck.of(config.release(), config.clusterName(), cluster.getVersion())));
     }
 }

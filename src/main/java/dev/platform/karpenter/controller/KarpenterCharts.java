@@ -22,12 +22,12 @@ public final class KarpenterCharts extends Construct {
     private static final String ROTATING_PASSWORD = "repository_password";
 
     public KarpenterCharts(Construct scope, String id, ClusterConfig config, EcrPublicToken token,
-            ControllerValues values, Precondition kubernetesVersionCheck) {
+            ControllerValues values, List<Precondition> kubernetesVersionCheck) {
         super(scope, id);
         Release crds = new Release(this, "crd", chart(config, token, CRD_CHART)
                 .lifecycle(TerraformResourceLifecycle.builder()
                         .ignoreChanges(List.of(ROTATING_PASSWORD))
-                        .precondition(List.of(kubernetesVersionCheck))
+                        .precondition(kubernetesVersionCheck)
                         .build())
                 .build());
         crds.overrideLogicalId("karpenter_crd");
