@@ -1,5 +1,7 @@
 package dev.platform.karpenter;
 
+import static dev.platform.karpenter.testing.Json.fieldNames;
+import static dev.platform.karpenter.testing.Json.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,13 +10,17 @@ import dev.platform.karpenter.testing.TestConfigs;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What every stack of the app shares: names, provider pin, state backends, deploy order. */
 class KarpenterAppTest {
     private static final List<String> STACKS = List.of("demo-iam", "demo-interruption", "demo-karpenter", "demo-nodepools");
-    private static final Synthesized LOCAL = Synthesized.of(TestConfigs.config(TestConfigs.V0, "tags = { Team = \"platform\" }"));
-    private static final Synthesized S3 = Synthesized.of(TestConfigs.config(TestConfigs.V1,
-            "state_bucket = \"tf-state\"", "state_region = \"eu-west-1\"", "state_key_prefix = \"platform/karpenter\""));
+    @RegisterExtension
+    static final Synthesized LOCAL = Synthesized.app().cluster("demo", TestConfigs.V0, "tags = { Team = \"platform\" }").synthesize();
+    @RegisterExtension
+    static final Synthesized S3 = Synthesized.app().cluster("demo", TestConfigs.V1,
+            "state_bucket = \"tf-state\"", "state_region = \"eu-west-1\"", "state_key_prefix = \"platform/karpenter\"")
+            .synthesize();
 
     @Test
     void synthesizesOneStackPerConcern() {
@@ -82,17 +88,5 @@ class KarpenterAppTest {
         assertThat(texts(stacks.path("demo-karpenter").path("dependencies")))
                 .contains("demo-iam", "demo-interruption");
         assertThat(texts(stacks.path("demo-nodepools").path("dependencies"))).contains("demo-karpenter");
-    }
-
-    static List<String> fieldNames(JsonNode node) {
-        List<String> names = new ArrayList<>();
-        node.fieldNames().forEachRemaining(names::add);
-        return names;
-    }
-
-    static List<String> texts(JsonNode array) {
-        List<String> values = new ArrayList<>();
-        array.forEach(v -> values.add(v.asText()));
-        return values;
     }
 }

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.aws;
 
+import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.config.ClusterConfig;
 import imports.aws.provider.AwsProvider;
 import imports.aws.provider.AwsProviderDefaultTags;
@@ -14,7 +15,7 @@ public final class AwsProviders {
     public static AwsProvider regional(Construct scope, ClusterConfig config) {
         return new AwsProvider(scope, "aws", imports.aws.provider.AwsProviderConfig.builder()
                 .region(config.region())
-                .defaultTags(config.tags().isEmpty() ? null : List.of(AwsProviderDefaultTags.builder().tags(config.tags()).build()))
+                .defaultTags(config.tags().isEmpty() ? null : List.of(AwsProviderDefaultTags.builder().tags(TerraformStrings.literal(config.tags())).build()))
                 .build());
     }
 }

@@ -14,7 +14,8 @@ import java.util.List;
 import software.constructs.Construct;
 
 /**
- * How a stack reaches the cluster's Kubernetes API: the cluster read at plan time, and a helm provider on it.
+ * How a stack reaches the cluster's Kubernetes API: the cluster read at plan time (with the version guards of
+ * {@link ClusterGuards}), and a helm provider on it.
  *
  * <p>The helm provider authenticates with an exec block ({@code aws eks get-token}) rather than the
  * aws_eks_cluster_auth data source: that token is fetched once per run and expires after 15 minutes, while a
@@ -28,7 +29,8 @@ public final class ClusterAccess extends Construct {
 
     public ClusterAccess(TerraformStack stack, String id, ClusterConfig config) {
         super(stack, id);
-        cluster = new DataAwsEksCluster(this, "cluster", DataAwsEksClusterConfig.builder().name(config.clusterName()).build());
+        cluster = new DataAwsEksCluster(this, "cluster", DataAwsEksClusterConfig.builder().name(config.clusterName())
+                .lifecycle(ClusterGuards.lifecycle(config)).build());
         endpoint = cluster.getEndpoint();
         helm = new HelmProvider(this, "helm", HelmProviderConfig.builder()
                 .kubernetes(HelmProviderKubernetes.builder()

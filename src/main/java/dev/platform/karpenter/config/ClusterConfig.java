@@ -37,8 +37,6 @@ public record ClusterConfig(
 
     /** EKS cluster names: 1-100 characters, starting with a letter or digit. */
     private static final Pattern CLUSTER_NAME = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]*");
-    /** Kubernetes DNS-1123 label, for the namespace and service account. */
-    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
     /** Builds and validates the configuration; every problem is a one-line {@link ConfigException}. */
     public static ClusterConfig from(Settings settings) {
@@ -63,15 +61,15 @@ public record ClusterConfig(
             throw new ConfigException(e.getMessage());
         }
         boolean upgradeOverride = upgradeOverride(settings, release);
-        String namespace = dnsLabel(settings, "karpenter_namespace", "karpenter");
-        String serviceAccount = dnsLabel(settings, "karpenter_service_account", "karpenter");
+        String namespace = dnsLabel(settings, "karpenter_namespace");
+        String serviceAccount = dnsLabel(settings, "karpenter_service_account");
         ClusterConfig config = new ClusterConfig(
                 clusterName,
                 region,
                 release,
                 namespace,
                 serviceAccount,
-                settings.stringMap("tags"),
+                AwsRules.requireTags("tags", settings.stringMap("tags")),
                 IamSettings.from(settings, release),
                 InterruptionSettings.from(settings, clusterName),
                 ControllerSettings.from(settings),
@@ -113,11 +111,7 @@ public record ClusterConfig(
         return true;
     }
 
-    private static String dnsLabel(Settings settings, String key, String defaultValue) {
-        String value = settings.string(key, defaultValue);
-        if (!DNS_LABEL.matcher(value).matches()) {
-            throw new ConfigException(key + " must be a Kubernetes name (at most 63 lowercase letters, digits or '-'), got \"" + value + "\"");
-        }
-        return value;
+    private static String dnsLabel(Settings settings, String key) {
+        return Kubernetes.requireDnsLabel(key, settings.string(key));
     }
 }

@@ -75,7 +75,9 @@ public final class ConfigLoader {
             }
         });
         List<ClusterConfig> configs = new ArrayList<>();
+        // IAM names are case-insensitive, so clusters differing only in case would share roles and policies.
         Map<String, Path> clusters = new HashMap<>();
+        Map<String, Path> queues = new HashMap<>();
         for (Path file : files) {
             ClusterConfig config;
             try {
@@ -85,10 +87,16 @@ public final class ConfigLoader {
             } catch (ConfigException e) {
                 throw e.in(file.toString());
             }
-            Path earlier = clusters.putIfAbsent(config.clusterName(), file);
+            Path earlier = clusters.putIfAbsent(config.clusterName().toLowerCase(java.util.Locale.ROOT), file);
             if (earlier != null) {
-                throw new ConfigException(file + ": cluster_name \"" + config.clusterName() + "\" is also configured in "
-                        + earlier + "; each cluster needs one file, or its stacks would share names and state");
+                throw new ConfigException(file + ": cluster_name " + ConfigException.quote(config.clusterName())
+                        + " is also configured in " + earlier + " (ignoring case, as IAM names do); each cluster needs one "
+                        + "file, or its stacks would share names and state");
+            }
+            Path sameQueue = queues.putIfAbsent(config.interruption().queueName(), file);
+            if (sameQueue != null) {
+                throw new ConfigException(file + ": queue_name " + ConfigException.quote(config.interruption().queueName())
+                        + " is also the interruption queue of " + sameQueue + "; each cluster needs its own queue");
             }
             configs.add(config);
         }
@@ -101,7 +109,7 @@ public final class ConfigLoader {
     }
 
     public static ClusterConfig fromVariables(Map<String, Object> variables) {
-        Settings settings = new Settings(variables);
+        Settings settings = Settings.cluster(variables);
         ClusterConfig config = ClusterConfig.from(settings);
         settings.rejectUnknownKeys();
         return config;
@@ -109,12 +117,29 @@ public final class ConfigLoader {
 
     /** The tfvars files of a source, one per cluster: the file itself, or a directory's *.tfvars in name order. */
     public static List<Path> files(Path source) {
+        return files(source, new PrintStream(java.io.OutputStream.nullOutputStream()));
+    }
+
+    /**
+     * Like {@link #files(Path)}, naming on {@code log} each entry of a directory that is skipped. Symbolic links are
+     * followed: a link to a regular *.tfvars file is read like one.
+     */
+    public static List<Path> files(Path source, PrintStream log) {
         if (!Files.isDirectory(source)) {
             return List.of(source);
         }
         try (Stream<Path> entries = Files.list(source)) {
-            List<Path> files = entries.filter(p -> p.getFileName().toString().endsWith(".tfvars") && Files.isRegularFile(p))
-                    .sorted().toList();
+            List<Path> files = new ArrayList<>();
+            for (Path entry : entries.sorted().toList()) {
+                if (!entry.getFileName().toString().endsWith(".tfvars")) {
+                    log.println("karpenter-cdktf: skipping " + entry + " (not *.tfvars)");
+                } else if (!Files.isRegularFile(entry)) {
+                    log.println("karpenter-cdktf: skipping " + entry + " (not a regular file"
+                            + (Files.isSymbolicLink(entry) ? ", or a link to none" : "") + ")");
+                } else {
+                    files.add(entry);
+                }
+            }
             if (files.isEmpty()) {
                 throw new ConfigException(source + " holds no *.tfvars file");
             }

@@ -3,16 +3,12 @@ package dev.platform.karpenter.config;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Resource requests and limits of the controller container, each a Kubernetes quantity written as a string
  * ({@code cpu = 1} in tfvars becomes "1").
  */
 public record ControllerResources(Map<String, String> requests, Map<String, String> limits) {
-
-    /** Kubernetes quantity: a decimal number with an optional SI or binary suffix (500m, 1.5, 1Gi, 2e3). */
-    private static final Pattern QUANTITY = Pattern.compile("[0-9]+(\\.[0-9]+)?([numkMGTPE]|[KMGTPE]i|[eE][0-9]+)?");
 
     static ControllerResources from(String key, Map<String, Object> object) {
         for (String field : object.keySet()) {
@@ -50,10 +46,7 @@ public record ControllerResources(Map<String, String> requests, Map<String, Stri
             String entryKey = key + "." + entry.getKey();
             String quantity = entry.getValue() instanceof Boolean || entry.getValue() == null
                     ? String.valueOf(entry.getValue()) : ControllerSettings.scalarAsString(entryKey, entry.getValue());
-            if (!QUANTITY.matcher(quantity).matches()) {
-                throw new ConfigException(entryKey + " must be a Kubernetes quantity such as \"500m\", \"1\" or \"1Gi\", got \""
-                        + quantity + "\"");
-            }
+            Kubernetes.requirePositiveQuantity(entryKey, quantity, "\"500m\", \"1\" or \"1Gi\"");
             result.put(entry.getKey(), quantity);
         }
         return Collections.unmodifiableMap(result);

@@ -28,7 +28,7 @@ public record ControllerSettings(
     private static final Set<String> AFFINITY_KINDS = Set.of("nodeAffinity", "podAffinity", "podAntiAffinity");
 
     static ControllerSettings from(Settings settings) {
-        int replicas = settings.integer("controller_replicas", 2);
+        int replicas = settings.integer("controller_replicas");
         if (replicas < 1) {
             throw new ConfigException("controller_replicas must be at least 1, got " + replicas);
         }
@@ -44,12 +44,31 @@ public record ControllerSettings(
                         + " is not an affinity kind; allowed: nodeAffinity, podAffinity, podAntiAffinity");
             }
         }
+        requireAffinityText("controller_affinity", affinity);
         return new ControllerSettings(
-                settings.bool("sts_regional_endpoints", false),
+                settings.bool("sts_regional_endpoints"),
                 replicas,
                 ControllerResources.from("controller_resources", settings.object("controller_resources")),
                 List.copyOf(tolerations),
                 wholeNumbersAsLong(affinity));
+    }
+
+    /** Affinity holds field names, label keys and values, operators and names: none has room for other characters. */
+    private static void requireAffinityText(String key, Object value) {
+        if (value instanceof Map<?, ?> map) {
+            map.forEach((field, v) -> {
+                if (!field.toString().matches("[A-Za-z]{1,64}")) {
+                    throw new ConfigException(key + " holds the field " + ConfigException.quote(field.toString())
+                            + "; affinity fields are names such as nodeAffinity or matchExpressions");
+                }
+                requireAffinityText(key + "." + field, v);
+            });
+        } else if (value instanceof List<?> list) {
+            list.forEach(item -> requireAffinityText(key, item));
+        } else if (value instanceof String text && !text.matches("[-A-Za-z0-9_./]{0,316}")) {
+            throw new ConfigException(key + " must hold label keys, label values, operators or names (letters, digits, "
+                    + "'-', '_', '.' or '/'), got " + ConfigException.quote(text));
+        }
     }
 
     /** Strings stay as written; true/false and numbers become their text (HCL's 1.0 becomes "1"). */

@@ -24,13 +24,13 @@ public record IamSettings(
 
     static IamSettings from(Settings settings, KarpenterRelease release) {
         ControllerIdentity identity = ControllerIdentity.parse("controller_identity",
-                settings.string("controller_identity", ControllerIdentity.IRSA.setting()));
+                settings.string("controller_identity"));
         if (identity == ControllerIdentity.POD_IDENTITY && !release.supportsPodIdentity()) {
             throw new ConfigException("controller_identity \"pod_identity\" needs Karpenter 1.x; karpenter_chart_version "
                     + release.chartVersion() + " predates EKS Pod Identity: use \"irsa\" or a 1.x chart");
         }
-        boolean create = settings.bool("create_iam_role", false);
-        String nodeGroup = settings.string("node_group_name", "default");
+        boolean create = settings.bool("create_iam_role");
+        String nodeGroup = settings.string("node_group_name");
         Optional<String> roleArn = settings.optionalString("iam_role_arn");
         roleArn.ifPresent(arn -> {
             if (!ROLE_ARN.matcher(arn).matches()) {
@@ -40,9 +40,7 @@ public record IamSettings(
                 throw new ConfigException("iam_role_arn names a role to reuse, so create_iam_role must be false");
             }
         });
-        if (nodeGroup.isBlank()) {
-            throw new ConfigException("node_group_name must not be empty");
-        }
-        return new IamSettings(identity, create, nodeGroup, roleArn, settings.bool("irsa_use_name_prefix", false));
+        AwsRules.requireNodeGroupName("node_group_name", nodeGroup);
+        return new IamSettings(identity, create, nodeGroup, roleArn, settings.bool("irsa_use_name_prefix"));
     }
 }

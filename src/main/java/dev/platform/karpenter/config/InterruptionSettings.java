@@ -23,6 +23,7 @@ public record InterruptionSettings(String queueName, Optional<String> kmsKeyId) 
                 throw new ConfigException("queue_kms_key_id must name a KMS key (id, ARN, alias or alias ARN); "
                         + "leave it out for SQS-managed encryption");
             }
+            AwsRules.requireKmsKey("queue_kms_key_id", key);
             // The AWS managed key can be written as an alias or as an alias ARN.
             if (key.equals("alias/aws/sqs") || key.endsWith(":alias/aws/sqs")) {
                 throw new ConfigException("queue_kms_key_id must be a customer managed key: EventBridge cannot write to a "

@@ -35,17 +35,19 @@ public record NodePoolSettings(
     static NodePoolSettings from(Settings settings, String clusterName, DeclaredApis apis) {
         KarpenterRelease release = apis.release();
         NodePoolRules rules = NodePoolRules.of(apis);
-        AmiFamily amiFamily = AmiFamily.parse("ami_family", settings.string("ami_family", AmiFamily.BOTTLEROCKET.setting()));
+        AmiFamily amiFamily = AmiFamily.parse("ami_family", settings.string("ami_family"));
         if (!rules.amiFamilies().contains(amiFamily.setting())) {
             throw new ConfigException("ami_family \"" + amiFamily.setting() + "\" is not available with Karpenter " + release
                     + "; use one of " + String.join(", ", rules.amiFamilies()));
         }
-        String tagKey = settings.string("discovery_tag_key", "karpenter.sh/discovery");
-        PoolSettings.requireQualifiedName("discovery_tag_key", tagKey);
+        String tagKey = settings.string("discovery_tag_key");
+        Kubernetes.requireLabelKey("discovery_tag_key", tagKey);
         String tagValue = settings.string("discovery_tag_value", clusterName);
         if (tagValue.isEmpty()) {
             throw new ConfigException("discovery_tag_value must not be empty");
         }
+        AwsRules.requireTagKey("discovery_tag_key", tagKey);
+        AwsRules.requireTagValue("discovery_tag_value", tagValue);
         List<PoolSettings> pools = new ArrayList<>();
         PoolSettings defaultPool = PoolSettings.defaults(settings);
         pools.add(defaultPool);
@@ -54,7 +56,7 @@ public record NodePoolSettings(
         for (int i = 0; i < extraPools.size(); i++) {
             String where = "node_pools[" + i + "]";
             try {
-                PoolSettings pool = PoolSettings.extra(new Settings(extraPools.get(i)), defaultPool);
+                PoolSettings pool = PoolSettings.extra(Settings.pool(extraPools.get(i)), defaultPool);
                 if (!names.add(pool.name())) {
                     throw new ConfigException("name \"" + pool.name() + "\" is used by another pool");
                 }
@@ -81,12 +83,19 @@ public record NodePoolSettings(
         return new NodePoolSettings(amiFamily, tagKey, tagValue, List.copyOf(pools), hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE));
     }
 
-    /** The pool of the top-level settings, always present. */
-    public PoolSettings defaultPool() {
-        return pools.get(0);
-    }
-
     private static void requireValidFor(NodePoolRules rules, KarpenterRelease release, PoolSettings pool, String where) {
+        for (String label : pool.labels().keySet()) {
+            rules.restrictedLabel(label).ifPresent(why -> {
+                throw new ConfigException(where + "node_labels may not set " + ConfigException.quote(label) + ": " + why
+                        + " (Karpenter " + release + ")");
+            });
+        }
+        for (NodeRequirement requirement : pool.requirements()) {
+            rules.restrictedLabel(requirement.key()).ifPresent(why -> {
+                throw new ConfigException(where + "node_requirements may not use the key " + ConfigException.quote(requirement.key())
+                        + ": " + why + " (Karpenter " + release + ")");
+            });
+        }
         if (pool.ttlSecondsAfterEmpty().isPresent()) {
             if (!rules.hasTtlSecondsAfterEmpty()) {
                 throw new ConfigException(where + "ttl_seconds_after_empty applies to Karpenter v1alpha5 Provisioners only"

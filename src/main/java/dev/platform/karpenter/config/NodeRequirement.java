@@ -17,9 +17,9 @@ public record NodeRequirement(String key, String operator, List<String> values) 
             String operator = settings.requiredString("operator");
             List<String> values = settings.stringList("values", List.of());
             settings.rejectUnknownKeys();
-            PoolSettings.requireQualifiedName("key", key);
+            Kubernetes.requireLabelKey("key", key);
             requireValuesFit(operator, values);
-            values.forEach(value -> PoolSettings.requireLabelValue("values", value));
+            values.forEach(value -> Kubernetes.requireLabelValue("values", value));
             return new NodeRequirement(key, operator, values);
         } catch (ConfigException e) {
             throw e.in(where);

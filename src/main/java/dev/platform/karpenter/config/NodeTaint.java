@@ -5,8 +5,6 @@ import java.util.Map;
 
 /** A taint Karpenter puts on the nodes of a pool: node_taints = [{ key, value, effect }]. */
 public record NodeTaint(String key, String value, String effect) {
-    static final List<String> EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
-
     static NodeTaint from(String where, Map<String, Object> fields) {
         Settings settings = new Settings(fields);
         try {
@@ -14,13 +12,11 @@ public record NodeTaint(String key, String value, String effect) {
             String value = settings.string("value", "");
             String effect = settings.requiredString("effect");
             settings.rejectUnknownKeys();
-            PoolSettings.requireQualifiedName("key", key);
+            Kubernetes.requireLabelKey("key", key);
             if (!value.isEmpty()) {
-                PoolSettings.requireLabelValue("value", value);
+                Kubernetes.requireLabelValue("value", value);
             }
-            if (!EFFECTS.contains(effect)) {
-                throw new ConfigException("effect must be one of " + String.join(", ", EFFECTS) + ", got \"" + effect + "\"");
-            }
+            Kubernetes.requireTaintEffect("effect", effect);
             return new NodeTaint(key, value, effect);
         } catch (ConfigException e) {
             throw e.in(where);

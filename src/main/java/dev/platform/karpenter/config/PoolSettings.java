@@ -47,29 +47,24 @@ public record PoolSettings(
     static final List<String> CAPACITY_TYPES = List.of("spot", "on-demand");
     static final List<String> ARCHITECTURES = List.of("amd64", "arm64");
 
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
     private static final Pattern INSTANCE_CATEGORY = Pattern.compile("[a-z]{1,4}");
-    /** Karpenter's duration format: units s, m, h (e.g. "720h", "1h30m"), or "Never". */
-    private static final Pattern DURATION = Pattern.compile("([0-9]+(s|m|h))+|Never");
-    /** A non-negative Kubernetes quantity, e.g. "1000Gi", "512M", "1.5T". */
-    private static final Pattern QUANTITY = Pattern.compile("([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([KMGTPE]i|[mkMGTPE])?");
-    private static final Pattern QUALIFIED_NAME = Pattern.compile(
-            "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
-    private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?");
 
     /** The pool "default" from the top-level settings, with the documented defaults. */
     static PoolSettings defaults(Settings settings) {
-        return read(settings, DEFAULT_POOL, new PoolSettings(DEFAULT_POOL, CAPACITY_TYPES, List.of("amd64"),
-                List.of("c", "m", "r"), 3, 1000, "1000Gi", true, Optional.empty(), "720h", Optional.empty(),
-                Map.of(), List.of(), List.of()));
+        return read(settings, DEFAULT_POOL, new PoolSettings(DEFAULT_POOL, SettingsCatalogue.defaultOf("capacity_types"),
+                SettingsCatalogue.defaultOf("architectures"), SettingsCatalogue.defaultOf("instance_categories"),
+                Math.toIntExact(SettingsCatalogue.<Long>defaultOf("instance_generation_min")),
+                Math.toIntExact(SettingsCatalogue.<Long>defaultOf("cpu_limit")), SettingsCatalogue.defaultOf("memory_limit"),
+                SettingsCatalogue.defaultOf("consolidation"), Optional.empty(), SettingsCatalogue.defaultOf("expire_after"),
+                Optional.empty(), Map.of(), List.of(), List.of()));
     }
 
     /** A pool of node_pools: its own name and settings, the rest taken from {@code inherited}. */
     static PoolSettings extra(Settings settings, PoolSettings inherited) {
         String name = settings.requiredString("name");
-        if (!DNS_SUBDOMAIN.matcher(name).matches() || name.length() > 253) {
-            throw new ConfigException("name must be a Kubernetes name (lowercase letters, digits, '-' or '.'), got \"" + name + "\"");
-        }
+        // The pool's name is also a label value (karpenter.sh/nodepool, karpenter.sh/provisioner-name) on its nodes.
+        Kubernetes.requireDnsSubdomain("name", name);
+        Kubernetes.requireLabelValue("name", name);
         if (name.equals(DEFAULT_POOL)) {
             throw new ConfigException("name \"default\" is the pool of the top-level settings; choose another name");
         }
@@ -96,13 +91,11 @@ public record PoolSettings(
             throw new ConfigException("cpu_limit must be a positive whole number of vCPUs, got " + cpuLimit);
         }
         String memoryLimit = settings.string("memory_limit", inherited.memoryLimit);
-        if (!QUANTITY.matcher(memoryLimit).matches()) {
-            throw new ConfigException("memory_limit must be a non-negative Kubernetes quantity such as \"1000Gi\", got \"" + memoryLimit + "\"");
-        }
+        Kubernetes.requirePositiveQuantity("memory_limit", memoryLimit, "\"1000Gi\"");
         Optional<String> consolidateAfter = settings.optionalString("consolidate_after").or(() -> inherited.consolidateAfter);
-        consolidateAfter.ifPresent(value -> requireDuration("consolidate_after", value));
+        consolidateAfter.ifPresent(value -> Kubernetes.requireDuration("consolidate_after", value, true));
         String expireAfter = settings.string("expire_after", inherited.expireAfter);
-        requireDuration("expire_after", expireAfter);
+        Kubernetes.requireDuration("expire_after", expireAfter, false);
         Optional<Integer> ttl = settings.optionalInteger("ttl_seconds_after_empty").or(() -> inherited.ttlSecondsAfterEmpty);
         ttl.ifPresent(seconds -> {
             if (seconds < 0) {
@@ -111,8 +104,8 @@ public record PoolSettings(
         });
         Map<String, String> labels = settings.stringMap("node_labels");
         labels.forEach((key, value) -> {
-            requireQualifiedName("node_labels", key);
-            requireLabelValue("node_labels." + key, value);
+            Kubernetes.requireLabelKey("node_labels", key);
+            Kubernetes.requireLabelValue("node_labels." + key, value);
         });
         List<NodeTaint> taints = new ArrayList<>();
         List<Map<String, Object>> taintSettings = settings.objectList("node_taints");
@@ -142,24 +135,6 @@ public record PoolSettings(
             }
         }
         return values;
-    }
-
-    private static void requireDuration(String key, String value) {
-        if (!DURATION.matcher(value).matches()) {
-            throw new ConfigException(key + " must be a duration in s, m or h (e.g. \"720h\", \"1h30m\") or \"Never\", got \"" + value + "\"");
-        }
-    }
-
-    static void requireQualifiedName(String key, String name) {
-        if (name.length() > 316 || !QUALIFIED_NAME.matcher(name).matches()) {
-            throw new ConfigException(key + " must hold Kubernetes label keys such as \"example.com/team\", got \"" + name + "\"");
-        }
-    }
-
-    static void requireLabelValue(String key, String value) {
-        if (value.length() > 63 || !LABEL_VALUE.matcher(value).matches()) {
-            throw new ConfigException(key + " must be a Kubernetes label value (at most 63 letters, digits, '-', '_' or '.'), got \"" + value + "\"");
-        }
     }
 
     private static String quoted(List<String> values) {

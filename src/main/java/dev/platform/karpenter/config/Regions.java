@@ -1,7 +1,5 @@
 package dev.platform.karpenter.config;
 
-import java.util.Comparator;
-import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.regions.PartitionMetadata;
@@ -19,11 +17,6 @@ public final class Regions {
             .collect(Collectors.toUnmodifiableSet());
 
     private Regions() {
-    }
-
-    /** Every region a cluster can be in, sorted. */
-    public static List<String> all() {
-        return REGIONS.stream().sorted(Comparator.naturalOrder()).toList();
     }
 
     static void requireValid(String key, String region) {

@@ -17,12 +17,46 @@ import java.util.TreeSet;
  * otherwise be silently ignored). Type errors name the key and the expected type.
  */
 public final class Settings {
+    /** Which keys the code may read: any (a nested object), the catalogue's, or those a node_pools entry takes. */
+    private enum Scope { ANY, CLUSTER, POOL }
+
     private final Map<String, Object> values;
     private final Set<String> known = new HashSet<>();
+    private final Scope scope;
 
-    /** {@code values} may hold nulls: a setting written as {@code null} takes its default. */
+    /** The fields of a nested object; {@code values} may hold nulls: a field written as {@code null} is unset. */
     public Settings(Map<String, Object> values) {
+        this(values, Scope.ANY);
+    }
+
+    private Settings(Map<String, Object> values, Scope scope) {
         this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        this.scope = scope;
+    }
+
+    /** The top-level settings of one cluster's file, read through {@link SettingsCatalogue}. */
+    public static Settings cluster(Map<String, Object> values) {
+        return new Settings(values, Scope.CLUSTER);
+    }
+
+    /** One entry of node_pools: its name and the catalogue's pool settings. */
+    static Settings pool(Map<String, Object> values) {
+        return new Settings(values, Scope.POOL);
+    }
+
+    /** A catalogued string setting, its default from the catalogue. */
+    public String string(String key) {
+        return string(key, SettingsCatalogue.defaultOf(key));
+    }
+
+    /** A catalogued true/false setting, its default from the catalogue. */
+    public boolean bool(String key) {
+        return bool(key, SettingsCatalogue.<Boolean>defaultOf(key));
+    }
+
+    /** A catalogued whole-number setting, its default from the catalogue. */
+    public int integer(String key) {
+        return integer(key, Math.toIntExact(SettingsCatalogue.<Long>defaultOf(key)));
     }
 
     public String requiredString(String key) {
@@ -115,6 +149,11 @@ public final class Settings {
         return value == null ? Map.of() : toObject(key, value);
     }
 
+    /** The keys read so far. */
+    Set<String> readKeys() {
+        return Set.copyOf(known);
+    }
+
     /** Fails naming every key that no record read. Call once, after all records were built. */
     public void rejectUnknownKeys() {
         Set<String> unknown = new TreeSet<>(values.keySet());
@@ -126,6 +165,11 @@ public final class Settings {
     }
 
     private Object read(String key) {
+        if (scope == Scope.CLUSTER) {
+            SettingsCatalogue.get(key);
+        } else if (scope == Scope.POOL && !key.equals("name") && !SettingsCatalogue.get(key).pool()) {
+            throw new IllegalStateException("setting " + key + " is not a pool setting in SettingsCatalogue");
+        }
         known.add(key);
         return values.get(key);
     }

@@ -22,10 +22,8 @@ public record StateBackendSettings(Optional<String> bucket, String region, Strin
         });
         String region = settings.string("state_region", clusterRegion);
         Regions.requireValid("state_region", region);
-        String prefix = settings.string("state_key_prefix", "karpenter");
-        if (prefix.isBlank() || prefix.startsWith("/") || prefix.endsWith("/")) {
-            throw new ConfigException("state_key_prefix must be a non-empty S3 key prefix without a leading or trailing '/', got \"" + prefix + "\"");
-        }
+        String prefix = settings.string("state_key_prefix");
+        AwsRules.requireKeyPrefix("state_key_prefix", prefix);
         return new StateBackendSettings(bucket, region, prefix);
     }
 

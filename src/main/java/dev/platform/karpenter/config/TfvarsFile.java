@@ -40,6 +40,8 @@ public final class TfvarsFile {
     private int pos;
     private int line = 1;
     private int depth;
+    /** The setting being read, for messages. */
+    private String setting = "";
 
     private TfvarsFile(String text) {
         this.text = text;
@@ -97,6 +99,7 @@ public final class TfvarsFile {
                 throw error("expected a setting name (name = value), found " + found());
             }
             String key = identifier();
+            setting = key;
             skipSpace(false);
             if (peek() == '{' || peek() == '"') {
                 throw error("blocks are not allowed; write " + key + " = { ... }");
@@ -226,7 +229,8 @@ public final class TfvarsFile {
         StringBuilder out = new StringBuilder();
         while (true) {
             if (pos >= text.length() || peek() == '\n') {
-                throw new ConfigException("line " + startLine + ": a string is not closed on its line");
+                line = startLine;
+                throw error("a string is not closed on its line");
             }
             char c = text.charAt(pos++);
             if (c == '"') {
@@ -269,7 +273,7 @@ public final class TfvarsFile {
         }
         int codePoint = Integer.parseInt(text.substring(pos, pos + digits), 16);
         pos += digits;
-        if (!Character.isValidCodePoint(codePoint)) {
+        if (!Character.isValidCodePoint(codePoint) || codePoint >= 0xD800 && codePoint <= 0xDFFF) {
             throw error("\\U" + Integer.toHexString(codePoint) + " is not a Unicode character");
         }
         return codePoint;
@@ -417,7 +421,7 @@ public final class TfvarsFile {
     }
 
     private ConfigException error(String message) {
-        return new ConfigException("line " + line + ": " + message);
+        return new ConfigException("line " + line + (setting.isEmpty() ? "" : " (" + setting + ")") + ": " + message);
     }
 
     /** What stands at the current position, quoted and short. */

@@ -18,7 +18,6 @@ public record Toleration(
 
     private static final Set<String> FIELDS = Set.of("key", "operator", "value", "effect", "tolerationSeconds");
     private static final Set<String> OPERATORS = Set.of("Equal", "Exists");
-    private static final Set<String> EFFECTS = Set.of("NoSchedule", "PreferNoSchedule", "NoExecute");
 
     /** Validates one toleration as the Kubernetes API would, naming {@code key} (e.g. controller_tolerations[0]). */
     static Toleration from(String key, Map<String, Object> fields) {
@@ -40,13 +39,14 @@ public record Toleration(
             throw new ConfigException(key + ".operator must be \"Exists\" when key is omitted (a toleration of every taint)");
         }
         Optional<String> effect = optionalString(key, "effect", fields.get("effect"));
-        effect.ifPresent(e -> {
-            if (!EFFECTS.contains(e)) {
-                throw new ConfigException(key + ".effect must be \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\", got \"" + e + "\"");
-            }
-        });
+        tolerationKey.ifPresent(k -> Kubernetes.requireLabelKey(key + ".key", k));
+        value.ifPresent(v -> Kubernetes.requireLabelValue(key + ".value", v));
+        effect.ifPresent(e -> Kubernetes.requireTaintEffect(key + ".effect", e));
         Optional<Long> seconds = Optional.ofNullable(fields.get("tolerationSeconds"))
                 .map(v -> (long) Settings.toInteger(key + ".tolerationSeconds", v));
+        if (seconds.isPresent() && seconds.get() < 0) {
+            throw new ConfigException(key + ".tolerationSeconds must not be negative, got " + seconds.get());
+        }
         if (seconds.isPresent() && !effect.equals(Optional.of("NoExecute"))) {
             throw new ConfigException(key + ".tolerationSeconds needs effect = \"NoExecute\"");
         }

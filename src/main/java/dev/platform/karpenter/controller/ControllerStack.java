@@ -6,7 +6,6 @@ import dev.platform.karpenter.aws.ClusterAccess;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.interruption.InterruptionStack;
-import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
 import java.util.List;
 import software.constructs.Construct;
 
@@ -21,13 +20,10 @@ public class ControllerStack extends TerraformStack {
         addDependency(iam);
         addDependency(interruption);
         ClusterAccess clusterAccess = new ClusterAccess(this, "cluster-access", config);
-        DataAwsEksCluster cluster = clusterAccess.cluster();
         ControllerValues values = ControllerValues.of(config, clusterAccess.endpoint(),
                 iam.controllerRoleArn(), iam.instanceProfileName(), interruption.queueName());
         EcrPublicToken token = new EcrPublicToken(this, "ecr-public");
         clusterAccess.helm().setRegistry(List.of(token.helmRegistryLogin()));
-        // upgrade_override: the user took a step outside the cluster's Kubernetes range deliberately.
-        new KarpenterCharts(this, "charts", config, token, values, config.upgradeOverride() ? List.of()
-                : List.of(KubernetesVersionCheck.of(config.release(), config.clusterName(), cluster.getVersion())));
+        new KarpenterCharts(this, "charts", config, token, values);
     }
 }

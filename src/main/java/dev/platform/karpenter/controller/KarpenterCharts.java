@@ -1,6 +1,5 @@
 package dev.platform.karpenter.controller;
 
-import com.hashicorp.cdktf.Precondition;
 import com.hashicorp.cdktf.TerraformResourceLifecycle;
 import dev.platform.karpenter.config.ClusterConfig;
 import imports.helm.release.Release;
@@ -22,12 +21,11 @@ public final class KarpenterCharts extends Construct {
     private static final String ROTATING_PASSWORD = "repository_password";
 
     public KarpenterCharts(Construct scope, String id, ClusterConfig config, EcrPublicToken token,
-            ControllerValues values, List<Precondition> kubernetesVersionCheck) {
+            ControllerValues values) {
         super(scope, id);
         Release crds = new Release(this, "crd", chart(config, token, CRD_CHART)
                 .lifecycle(TerraformResourceLifecycle.builder()
                         .ignoreChanges(List.of(ROTATING_PASSWORD))
-                        .precondition(kubernetesVersionCheck)
                         .build())
                 .build());
         crds.overrideLogicalId("karpenter_crd");

@@ -3,6 +3,7 @@ package dev.platform.karpenter.iam;
 import com.hashicorp.cdktf.Fn;
 import com.hashicorp.cdktf.TerraformLocal;
 import com.hashicorp.cdktf.Token;
+import dev.platform.karpenter.aws.ClusterGuards;
 import dev.platform.karpenter.config.ClusterConfig;
 import imports.aws.data_aws_caller_identity.DataAwsCallerIdentity;
 import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
@@ -34,7 +35,9 @@ public class ClusterFacts extends Construct {
         partitionName = partition.getPartition();
         regionName = new DataAwsRegion(this, "region").getName();
         accountId = new DataAwsCallerIdentity(this, "account").getAccountId();
-        cluster = new DataAwsEksCluster(this, "cluster", DataAwsEksClusterConfig.builder().name(config.clusterName()).build());
+        cluster = new DataAwsEksCluster(this, "cluster", DataAwsEksClusterConfig.builder().name(config.clusterName())
+                // The version guards: this stack is among the first deploy '*' plans.
+                .lifecycle(ClusterGuards.lifecycle(config)).build());
     }
 
     /** aws, aws-cn or aws-us-gov. */

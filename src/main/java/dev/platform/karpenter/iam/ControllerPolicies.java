@@ -1,5 +1,6 @@
 package dev.platform.karpenter.iam;
 
+import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.release.ControllerPolicy;
 import imports.aws.data_aws_kms_key.DataAwsKmsKey;
@@ -29,7 +30,7 @@ public class ControllerPolicies extends Construct {
         List<ControllerPolicy.Group> groups = new ArrayList<>(ControllerPolicy.groups(config.apis(), policyScope));
         config.interruption().kmsKeyId().ifPresent(keyId -> groups.add(ControllerPolicy.queueEncryption(
                 // Resolves a key id, alias or ARN to the key's ARN, the only form an IAM resource accepts.
-                new DataAwsKmsKey(this, "queue-key", DataAwsKmsKeyConfig.builder().keyId(keyId).build()).getArn())));
+                new DataAwsKmsKey(this, "queue-key", DataAwsKmsKeyConfig.builder().keyId(TerraformStrings.literal(keyId)).build()).getArn())));
         String roleName = controllerRole.name();
         for (ControllerPolicy.Group group : groups) {
             IamPolicy policy = new IamPolicy(this, group.name(), IamPolicyConfig.builder()

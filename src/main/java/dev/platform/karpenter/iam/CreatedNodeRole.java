@@ -22,7 +22,7 @@ import software.constructs.Construct;
  * A node role made for Karpenter (create_iam_role = true), as upstream's KarpenterNodeRole: trusted by EC2, with
  * the worker, CNI, SSM and the release's ECR managed policies, and an EC2_LINUX access entry so its nodes can join.
  */
-public class CreatedNodeRole extends Construct implements NodeRole {
+public class CreatedNodeRole extends NodeRole {
     /** Every node role needs these; the ECR policy depends on the release. */
     private static final List<String> BASE_POLICIES =
             List.of("AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonSSMManagedInstanceCore");
@@ -30,9 +30,6 @@ public class CreatedNodeRole extends Construct implements NodeRole {
     static final String CONFIG_MAP_ONLY = "create_iam_role = true gives the new node role an EKS access entry, but the "
             + "cluster's authentication mode is CONFIG_MAP: switch it to API_AND_CONFIG_MAP (aws eks update-cluster-config "
             + "--access-config authenticationMode=API_AND_CONFIG_MAP) or reuse a node group's role (create_iam_role = false).";
-
-    private final String arn;
-    private final String name;
 
     public CreatedNodeRole(Construct scope, String id, ClusterConfig config, ClusterFacts facts) {
         super(scope, id);
@@ -44,8 +41,9 @@ public class CreatedNodeRole extends Construct implements NodeRole {
                 .description("Nodes launched by Karpenter in cluster " + config.clusterName())
                 .assumeRolePolicy(trust.toJson())
                 .build());
-        arn = role.getArn();
-        name = role.getName();
+        String arn = role.getArn();
+        String name = role.getName();
+        identify(arn, name);
         List<String> policies = new ArrayList<>(BASE_POLICIES);
         policies.add(config.release().nodeEcrPolicyName());
         for (String policy : policies) {
@@ -66,15 +64,5 @@ public class CreatedNodeRole extends Construct implements NodeRole {
                                 .build()))
                         .build())
                 .build());
-    }
-
-    @Override
-    public String arn() {
-        return arn;
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 }

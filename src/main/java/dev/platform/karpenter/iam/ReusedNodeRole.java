@@ -1,5 +1,6 @@
 package dev.platform.karpenter.iam;
 
+import dev.platform.karpenter.config.TerraformStrings;
 import com.hashicorp.cdktf.Fn;
 import com.hashicorp.cdktf.Token;
 import dev.platform.karpenter.config.ClusterConfig;
@@ -15,33 +16,20 @@ import software.constructs.Construct;
  * <p>The name is the last segment of the ARN, since a role ARN may carry a path
  * (arn:aws:iam::123456789012:role/path/NAME): computed here for iam_role_arn, by Terraform for the node group's role.
  */
-public class ReusedNodeRole extends Construct implements NodeRole {
-    private final String arn;
-    private final String name;
-
+public class ReusedNodeRole extends NodeRole {
     public ReusedNodeRole(Construct scope, String id, ClusterConfig config) {
         super(scope, id);
         Optional<String> givenArn = config.iam().nodeRoleArn();
         if (givenArn.isPresent()) {
-            arn = givenArn.get();
-            name = arn.substring(arn.lastIndexOf('/') + 1);
+            String arn = givenArn.get();
+            identify(arn, arn.substring(arn.lastIndexOf('/') + 1));
         } else {
-            arn = new DataAwsEksNodeGroup(this, "node-group", DataAwsEksNodeGroupConfig.builder()
+            String arn = new DataAwsEksNodeGroup(this, "node-group", DataAwsEksNodeGroupConfig.builder()
                     .clusterName(config.clusterName())
-                    .nodeGroupName(config.iam().nodeGroupName())
+                    .nodeGroupName(TerraformStrings.literal(config.iam().nodeGroupName()))
                     .build())
                     .getNodeRoleArn();
-            name = Token.asString(Fn.element(Fn.reverse(Fn.split("/", arn)), 0));
+            identify(arn, Token.asString(Fn.element(Fn.reverse(Fn.split("/", arn)), 0)));
         }
-    }
-
-    @Override
-    public String arn() {
-        return arn;
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 }

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.interruption;
 
+import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.policy.IamPolicyDocument;
 import dev.platform.karpenter.policy.IamPolicyDocument.Condition;
@@ -28,7 +29,7 @@ public class InterruptionQueue extends Construct {
                 .name(config.names().queue())
                 .messageRetentionSeconds(MESSAGE_RETENTION_SECONDS);
         // A customer key replaces SQS-managed encryption; the two are mutually exclusive in the SQS API.
-        config.interruption().kmsKeyId().ifPresentOrElse(
+        config.interruption().kmsKeyId().map(TerraformStrings::literal).ifPresentOrElse(
                 queueConfig::kmsMasterKeyId,
                 () -> queueConfig.sqsManagedSseEnabled(true));
         SqsQueue queue = new SqsQueue(this, "queue", queueConfig.build());

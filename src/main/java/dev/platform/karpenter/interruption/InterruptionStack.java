@@ -4,9 +4,12 @@ import com.hashicorp.cdktf.TerraformOutput;
 import com.hashicorp.cdktf.TerraformOutputConfig;
 import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.aws.AwsProviders;
+import dev.platform.karpenter.aws.ClusterGuards;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.release.InterruptionEvents;
 import dev.platform.karpenter.release.InterruptionEvents.Event;
+import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
+import imports.aws.data_aws_eks_cluster.DataAwsEksClusterConfig;
 import software.constructs.Construct;
 
 /** {@code <cluster>-interruption}: the SQS queue Karpenter drains and the EventBridge rules that feed it. */
@@ -19,6 +22,10 @@ public class InterruptionStack extends TerraformStack {
     public InterruptionStack(Construct scope, ClusterConfig config) {
         super(scope, config.stackName(CONCERN));
         AwsProviders.regional(this, config);
+        // Nothing here needs the cluster, but deploy '*' plans this stack first (with the IAM stack): reading the
+        // cluster with the version guards stops it before a queue is made for a Karpenter that cannot run.
+        new DataAwsEksCluster(this, "cluster", DataAwsEksClusterConfig.builder().name(config.clusterName())
+                .lifecycle(ClusterGuards.lifecycle(config)).build());
         queue = new InterruptionQueue(this, "interruption_queue", config);
         for (Event event : InterruptionEvents.handledBy(config.release())) {
             new InterruptionRule(this, event.ruleSuffix(), config.names().eventRule(event.ruleSuffix()), event, queue.arn());

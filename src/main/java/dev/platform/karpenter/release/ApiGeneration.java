@@ -7,5 +7,13 @@ public enum ApiGeneration {
     /** Karpenter 0.32 to 0.37: karpenter.sh/v1beta1 NodePool and karpenter.k8s.aws/v1beta1 EC2NodeClass. */
     V1BETA1,
     /** Karpenter 1.x: karpenter.sh/v1 NodePool and karpenter.k8s.aws/v1 EC2NodeClass. */
-    V1
+    V1;
+
+    /**
+     * The label Karpenter puts on each node naming its pool, also the tag on its instances that the controller
+     * policy keys on; pools may not set it themselves. Only v1alpha5 named it after the Provisioner.
+     */
+    public String poolLabel() {
+        return this == V1ALPHA5 ? "karpenter.sh/provisioner-name" : "karpenter.sh/nodepool";
+    }
 }

@@ -1,5 +1,8 @@
 package dev.platform.karpenter.release;
 
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEquals;
+import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringLike;
+
 import dev.platform.karpenter.policy.IamPolicyDocument;
 import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
 import java.util.ArrayList;
@@ -59,6 +62,44 @@ public final class ControllerPolicy {
     public static Group queueEncryption(String keyArn) {
         return new Group("QueueEncryption", List.of(
                 Statement.allow("AllowInterruptionQueueDecryption", List.of("kms:Decrypt"), List.of(keyArn))));
+    }
+
+    /** The 0.x regional reads, which the v1beta1 releases keep unchanged. */
+    static final List<String> V0_REGIONAL_READS = List.of("ec2:DescribeAvailabilityZones", "ec2:DescribeImages",
+            "ec2:DescribeInstances", "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes",
+            "ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory",
+            "ec2:DescribeSubnets");
+
+    /** The interruption queue's messages: every generation reads and deletes them; some read attributes too. */
+    static Group interruption(Scope s, List<String> actions) {
+        return new Group("Interruption", List.of(Statement.allow("AllowInterruptionQueueActions", actions, List.of(s.queueArn()))));
+    }
+
+    /** Read-only EC2 calls, limited to this region. */
+    static Statement regionalReads(Scope s, List<String> actions) {
+        return Statement.allow("AllowRegionalReadActions", actions, List.of("*"), stringEquals("aws:RequestedRegion", s.region()));
+    }
+
+    /** Since v1beta1: the public EKS AMI parameters of this region, and the price list. */
+    static List<Statement> ssmAndPricingReads(Scope s) {
+        return List.of(
+                Statement.allow("AllowSSMReadActions", List.of("ssm:GetParameter"), List.of(s.ssmParameter("aws/service/*"))),
+                Statement.allow("AllowPricingReadActions", List.of("pricing:GetProducts"), List.of("*")));
+    }
+
+    /** Passing the node role, and only it, to EC2 ({@code services}: the EC2 principals of the partitions). */
+    static Statement passNodeRole(Scope s, String... services) {
+        return Statement.allow("AllowPassingInstanceRole", List.of("iam:PassRole"), List.of(s.nodeRoleArn()),
+                stringEquals("iam:PassedToService", services));
+    }
+
+    /** Terminating instances and deleting launch templates of this cluster's pools only. */
+    static Statement scopedDeletion(Scope s, String poolTag) {
+        return Statement.allow("AllowScopedDeletion",
+                List.of("ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"),
+                List.of(s.ec2("instance/*"), s.ec2("launch-template/*")),
+                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                stringLike("aws:ResourceTag/" + poolTag, "*"));
     }
 
     /** The same in every generation: the controller reads the cluster's API endpoint. */

@@ -8,6 +8,8 @@ import static dev.platform.karpenter.policy.IamPolicyDocument.Statement.allow;
 
 import dev.platform.karpenter.release.ControllerPolicy.Group;
 import dev.platform.karpenter.release.ControllerPolicy.Scope;
+import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,7 +19,7 @@ import java.util.List;
  * not use.
  */
 final class ControllerPolicyV1 {
-    private static final String POOL_TAG = "karpenter.sh/nodepool";
+    private static final String POOL_TAG = ApiGeneration.V1.poolLabel();
     private static final String NODE_CLASS_TAG = "karpenter.k8s.aws/ec2nodeclass";
     private static final String EKS_CLUSTER_TAG = "eks:eks-cluster-name";
     private static final String REGION_TAG = "topology.kubernetes.io/region";
@@ -28,10 +30,7 @@ final class ControllerPolicyV1 {
     static List<Group> groups(Scope s) {
         return List.of(nodeLifecycle(s), iamIntegration(s),
                 ControllerPolicy.eksIntegration(s),
-                new Group("Interruption", List.of(
-                        allow("AllowInterruptionQueueActions",
-                                List.of("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"),
-                                List.of(s.queueArn())))),
+                ControllerPolicy.interruption(s, List.of("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage")),
                 resourceDiscovery(s),
                 new Group("ZonalShift", List.of(
                         allow("AllowZonalShiftStatusReadOnly",
@@ -74,20 +73,13 @@ final class ControllerPolicyV1 {
                         stringLike("aws:ResourceTag/" + POOL_TAG, "*"),
                         stringEqualsIfExists("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
                         forAllValuesStringEquals("aws:TagKeys", EKS_CLUSTER_TAG, "karpenter.sh/nodeclaim", "Name")),
-                allow("AllowScopedDeletion",
-                        List.of("ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"),
-                        List.of(s.ec2("instance/*"), s.ec2("launch-template/*")),
-                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                        stringLike("aws:ResourceTag/" + POOL_TAG, "*"))));
+                ControllerPolicy.scopedDeletion(s, POOL_TAG)));
     }
 
     private static Group iamIntegration(Scope s) {
         String instanceProfiles = s.iam("instance-profile/*");
         return new Group("IAMIntegration", List.of(
-                allow("AllowPassingInstanceRole",
-                        List.of("iam:PassRole"),
-                        List.of(s.nodeRoleArn()),
-                        stringEquals("iam:PassedToService", "ec2.amazonaws.com", "ec2.amazonaws.com.cn")),
+                ControllerPolicy.passNodeRole(s, "ec2.amazonaws.com", "ec2.amazonaws.com.cn"),
                 allow("AllowScopedInstanceProfileCreationActions",
                         List.of("iam:CreateInstanceProfile"),
                         List.of(instanceProfiles),
@@ -114,26 +106,15 @@ final class ControllerPolicyV1 {
     }
 
     private static Group resourceDiscovery(Scope s) {
-        return new Group("ResourceDiscovery", List.of(
-                allow("AllowRegionalReadActions",
-                        List.of("ec2:DescribeCapacityReservations", "ec2:DescribeImages", "ec2:DescribeInstances",
-                                "ec2:DescribeInstanceStatus", "ec2:DescribeInstanceTypeOfferings",
-                                "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates",
-                                "ec2:DescribePlacementGroups", "ec2:DescribeSecurityGroups",
-                                "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"),
-                        List.of("*"),
-                        stringEquals("aws:RequestedRegion", s.region())),
-                allow("AllowSSMReadActions",
-                        List.of("ssm:GetParameter"),
-                        List.of(s.ssmParameter("aws/service/*"))),
-                allow("AllowPricingReadActions",
-                        List.of("pricing:GetProducts"),
-                        List.of("*")),
-                allow("AllowUnscopedInstanceProfileListAction",
-                        List.of("iam:ListInstanceProfiles"),
-                        List.of("*")),
-                allow("AllowInstanceProfileReadActions",
-                        List.of("iam:GetInstanceProfile"),
-                        List.of(s.iam("instance-profile/*")))));
+        List<Statement> statements = new ArrayList<>(List.of(
+                ControllerPolicy.regionalReads(s, List.of("ec2:DescribeCapacityReservations", "ec2:DescribeImages",
+                        "ec2:DescribeInstances", "ec2:DescribeInstanceStatus", "ec2:DescribeInstanceTypeOfferings",
+                        "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates", "ec2:DescribePlacementGroups",
+                        "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"))));
+        statements.addAll(ControllerPolicy.ssmAndPricingReads(s));
+        statements.add(allow("AllowUnscopedInstanceProfileListAction", List.of("iam:ListInstanceProfiles"), List.of("*")));
+        statements.add(allow("AllowInstanceProfileReadActions", List.of("iam:GetInstanceProfile"),
+                List.of(s.iam("instance-profile/*"))));
+        return new Group("ResourceDiscovery", statements);
     }
 }

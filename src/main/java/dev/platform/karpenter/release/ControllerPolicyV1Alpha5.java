@@ -15,7 +15,7 @@ import java.util.List;
  * 1.x policies so each stays far below IAM's size limit.
  */
 final class ControllerPolicyV1Alpha5 {
-    private static final String POOL_TAG = "karpenter.sh/provisioner-name";
+    private static final String POOL_TAG = ApiGeneration.V1ALPHA5.poolLabel();
 
     private ControllerPolicyV1Alpha5() {
     }
@@ -53,29 +53,13 @@ final class ControllerPolicyV1Alpha5 {
                                 stringEquals("aws:RequestTag/karpenter.sh/managed-by", s.clusterName()),
                                 stringLike("aws:RequestTag/" + POOL_TAG, "*"),
                                 forAllValuesStringEquals("aws:TagKeys", POOL_TAG, "karpenter.sh/managed-by")),
-                        allow("AllowScopedDeletion",
-                                List.of("ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"),
-                                List.of(s.ec2("instance/*"), s.ec2("launch-template/*")),
-                                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                                stringLike("aws:ResourceTag/" + POOL_TAG, "*")))),
-                new Group("IAMIntegration", List.of(
-                        allow("AllowPassingInstanceRole",
-                                List.of("iam:PassRole"),
-                                List.of(s.nodeRoleArn()),
-                                stringEquals("iam:PassedToService", "ec2.amazonaws.com")))),
+                        ControllerPolicy.scopedDeletion(s, POOL_TAG))),
+                new Group("IAMIntegration", List.of(ControllerPolicy.passNodeRole(s, "ec2.amazonaws.com"))),
                 ControllerPolicy.eksIntegration(s),
-                new Group("Interruption", List.of(
-                        allow("AllowInterruptionQueueActions",
-                                List.of("sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage"),
-                                List.of(s.queueArn())))),
+                ControllerPolicy.interruption(s,
+                        List.of("sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage")),
                 new Group("ResourceDiscovery", List.of(
-                        allow("AllowRegionalReadActions",
-                                List.of("ec2:DescribeAvailabilityZones", "ec2:DescribeImages", "ec2:DescribeInstances",
-                                        "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes",
-                                        "ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups",
-                                        "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"),
-                                List.of("*"),
-                                stringEquals("aws:RequestedRegion", s.region())),
+                        ControllerPolicy.regionalReads(s, ControllerPolicy.V0_REGIONAL_READS),
                         allow("AllowGlobalReadActions",
                                 List.of("pricing:GetProducts", "ssm:GetParameter"),
                                 List.of("*")))));

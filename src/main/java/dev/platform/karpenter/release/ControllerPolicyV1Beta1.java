@@ -30,11 +30,9 @@ final class ControllerPolicyV1Beta1 {
     static List<Group> groups(Scope s, boolean v032) {
         return List.of(nodeLifecycle(s, v032), iamIntegration(s),
                 ControllerPolicy.eksIntegration(s),
-                new Group("Interruption", List.of(
-                        allow("AllowInterruptionQueueActions",
-                                v032 ? List.of("sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage")
-                                        : List.of("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"),
-                                List.of(s.queueArn())))),
+                ControllerPolicy.interruption(s, v032
+                        ? List.of("sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage")
+                        : List.of("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage")),
                 resourceDiscovery(s));
     }
 
@@ -77,20 +75,13 @@ final class ControllerPolicyV1Beta1 {
                 stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
                 stringLike("aws:ResourceTag/" + POOL_TAG, "*"),
                 forAllValuesStringEquals("aws:TagKeys", "karpenter.sh/nodeclaim", "Name")));
-        statements.add(allow("AllowScopedDeletion",
-                List.of("ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"),
-                List.of(s.ec2("instance/*"), s.ec2("launch-template/*")),
-                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                stringLike("aws:ResourceTag/" + POOL_TAG, "*")));
+        statements.add(ControllerPolicy.scopedDeletion(s, POOL_TAG));
         return new Group("NodeLifecycle", statements);
     }
 
     private static Group iamIntegration(Scope s) {
         return new Group("IAMIntegration", List.of(
-                allow("AllowPassingInstanceRole",
-                        List.of("iam:PassRole"),
-                        List.of(s.nodeRoleArn()),
-                        stringEquals("iam:PassedToService", "ec2.amazonaws.com")),
+                ControllerPolicy.passNodeRole(s, "ec2.amazonaws.com"),
                 allow("AllowScopedInstanceProfileCreationActions",
                         List.of("iam:CreateInstanceProfile"),
                         List.of("*"),
@@ -118,19 +109,9 @@ final class ControllerPolicyV1Beta1 {
     }
 
     private static Group resourceDiscovery(Scope s) {
-        return new Group("ResourceDiscovery", List.of(
-                allow("AllowRegionalReadActions",
-                        List.of("ec2:DescribeAvailabilityZones", "ec2:DescribeImages", "ec2:DescribeInstances",
-                                "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes",
-                                "ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups",
-                                "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"),
-                        List.of("*"),
-                        stringEquals("aws:RequestedRegion", s.region())),
-                allow("AllowSSMReadActions",
-                        List.of("ssm:GetParameter"),
-                        List.of(s.ssmParameter("aws/service/*"))),
-                allow("AllowPricingReadActions",
-                        List.of("pricing:GetProducts"),
-                        List.of("*"))));
+        List<Statement> statements = new ArrayList<>();
+        statements.add(ControllerPolicy.regionalReads(s, ControllerPolicy.V0_REGIONAL_READS));
+        statements.addAll(ControllerPolicy.ssmAndPricingReads(s));
+        return new Group("ResourceDiscovery", statements);
     }
 }

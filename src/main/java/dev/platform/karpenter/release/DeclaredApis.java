@@ -59,11 +59,6 @@ public record DeclaredApis(KarpenterRelease release, Optional<ApiGeneration> ret
         return previous.filter(generation -> retired.isEmpty() || retired.get().ordinal() < generation.ordinal());
     }
 
-    /** Whether the previous generation this release serves beside its own is retired. */
-    public boolean previousRetired() {
-        return servesTwoGenerations() && kept().isEmpty();
-    }
-
     /** Whether this release serves two generations, so retired_api decides what is declared. */
     public boolean servesTwoGenerations() {
         return sameMinor(ALPHA_AND_BETA) || sameMinor(BETA_AND_V1);
@@ -84,12 +79,6 @@ public record DeclaredApis(KarpenterRelease release, Optional<ApiGeneration> ret
     /** The oldest generation declared: what the next step's guard must know about this deploy. */
     public ApiGeneration oldestDeclared() {
         return rendered().get(0);
-    }
-
-    /** The generation of the pools' settings rules: the newest rendered one. */
-    public ApiGeneration newestRendered() {
-        List<ApiGeneration> rendered = rendered();
-        return rendered.get(rendered.size() - 1);
     }
 
     /** Where the chart reads its values; 0.32 with Provisioners left also needs their instance profile. */

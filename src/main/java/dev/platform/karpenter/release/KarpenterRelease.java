@@ -1,8 +1,6 @@
 package dev.platform.karpenter.release;
 
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,11 +19,8 @@ public record KarpenterRelease(int major, int minor, int patch) {
     private static final int FIRST_MINOR_WITHOUT_V = 35;
     private static final Pattern SEMVER = Pattern.compile("v?(\\d+)\\.(\\d+)\\.(\\d+)");
 
-    /** Highest Kubernetes minor each 1.x minor supports (upstream compatibility matrix). */
-    private static final Map<Integer, Integer> V1_MAX_KUBERNETES = Map.ofEntries(
-            Map.entry(0, 31), Map.entry(1, 31), Map.entry(2, 32), Map.entry(3, 32), Map.entry(4, 32),
-            Map.entry(5, 33), Map.entry(6, 34), Map.entry(7, 34), Map.entry(8, 34), Map.entry(9, 35),
-            Map.entry(10, 35), Map.entry(11, 35), Map.entry(12, 35), Map.entry(13, 35), Map.entry(14, 36));
+    /** The newest 1.x minor this project generates for. */
+    private static final int NEWEST_V1_MINOR = 14;
 
     /**
      * Parses a chart version as written in tfvars. A missing or extra leading "v" is accepted and normalized to
@@ -49,11 +44,11 @@ public record KarpenterRelease(int major, int minor, int patch) {
 
     /** The newest supported minor of each major (v0.31.x, 1.14.x), to suggest a version that fits a cluster. */
     public static List<KarpenterRelease> newestOfEachMajor() {
-        return List.of(new KarpenterRelease(0, 31, 0), new KarpenterRelease(1, Collections.max(V1_MAX_KUBERNETES.keySet()), 0));
+        return List.of(new KarpenterRelease(0, 31, 0), new KarpenterRelease(1, NEWEST_V1_MINOR, 0));
     }
 
-    private boolean isSupported() {
-        return (major == 0 && minor >= 30 && minor <= LAST_V1BETA1_MINOR) || (major == 1 && V1_MAX_KUBERNETES.containsKey(minor));
+    boolean isSupported() {
+        return (major == 0 && minor >= 30 && minor <= LAST_V1BETA1_MINOR) || (major == 1 && minor >= 0 && minor <= NEWEST_V1_MINOR);
     }
 
     /** The API generation of the pools this release serves as its own (0.32 still serves v1alpha5 beside it). */
@@ -77,19 +72,13 @@ public record KarpenterRelease(int major, int minor, int patch) {
         return major == 0 && minor < FIRST_MINOR_WITHOUT_V ? "v" : "";
     }
 
-    /** Kubernetes versions this release supports (0.30: 1.23-1.27, 0.31: 1.23-1.28, 1.14: 1.26-1.36). */
+    /**
+     * Kubernetes versions this release supports, exactly as upstream's matrix says (0.30: 1.23-1.27, 1.0.0-1.0.4:
+     * 1.25-1.30, 1.0.5 and later: 1.25-1.31, 1.14: 1.26-1.36), for every release the matrix lists.
+     */
     public KubernetesRange supportedKubernetes() {
-        if (major == 0) {
-            // upstream compatibility matrix: 0.30 to 1.27, 0.31-0.33 to 1.28, 0.34-0.36 to 1.29, 0.37 to 1.30
-            int max = minor == 30 ? 27 : minor <= 33 ? 28 : minor <= 36 ? 29 : 30;
-            return new KubernetesRange(23, max);
-        }
-        return new KubernetesRange(26, V1_MAX_KUBERNETES.get(minor));
-    }
-
-    /** The tag Karpenter puts on the instances of a pool, which the controller policy keys on. */
-    public String poolTagKey() {
-        return apiGeneration() == ApiGeneration.V1ALPHA5 ? "karpenter.sh/provisioner-name" : "karpenter.sh/nodepool";
+        return KubernetesSupport.of(major, minor, patch).orElseThrow(() ->
+                new IllegalStateException("upstream's support matrix has no row for Karpenter " + chartVersion()));
     }
 
     /** AWS-managed ECR policy for the node role: 1.x moved to the pull-only policy (0.x templates: read-only). */

@@ -41,7 +41,7 @@ public final class Main {
     public static int run(Path projectDir, Map<String, String> env, PrintStream out, PrintStream err) {
         try {
             RunSettings settings = RunSettings.from(projectDir, env);
-            List<Path> tfvarsFiles = ConfigLoader.files(ConfigLoader.locate(projectDir, env, out));
+            List<Path> tfvarsFiles = ConfigLoader.files(ConfigLoader.locate(projectDir, env, out), out);
             int processes = Synthesis.processes(tfvarsFiles.size(), env);
             OutputDirectory output = settings.output();
             Path staging = output.newStaging();
@@ -52,9 +52,12 @@ public final class Main {
                         processes)) {
                     synthesis.complete(ConfigLoader.load(tfvarsFiles, env));
                 }
-                try (OutputDirectory.Lock lock = output.lock(out)) {
+                OutputDirectory.Lock lock = output.lock(out);
+                try {
                     output.recover();
                     output.publish(staging, settings.underCdktfCli());
+                } finally {
+                    lock.close();
                 }
             } finally {
                 OutputDirectory.deleteRecursively(staging);

@@ -120,7 +120,7 @@ class ClusterConfigTest {
                 Arguments.of("aws managed queue key", tfvars(V0, "queue_kms_key_id = \"alias/aws/sqs\""),
                         "queue_kms_key_id must be a customer managed key"),
                 Arguments.of("bad bucket", tfvars(V0, "state_bucket = \"My_Bucket\""), "state_bucket must be an S3 bucket name"),
-                Arguments.of("not HCL", "cluster_name = = \"demo\"", "line 1: expected a value, found \"= \\\"demo\\\"\""));
+                Arguments.of("not HCL", "cluster_name = = \"demo\"", "line 1 (cluster_name): expected a value, found \"= \\\"demo\\\"\""));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -76,7 +76,7 @@ class ControllerSettingsTest {
                 Arguments.of("no key with Equal", "controller_tolerations = [{ value = \"x\" }]",
                         "controller_tolerations[0].operator must be \"Exists\" when key is omitted (a toleration of every taint)"),
                 Arguments.of("bad effect", "controller_tolerations = [{ key = \"a\", effect = \"NoScheduled\" }]",
-                        "controller_tolerations[0].effect must be \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\", got \"NoScheduled\""),
+                        "controller_tolerations[0].effect must be one of NoSchedule, PreferNoSchedule, NoExecute, got \"NoScheduled\""),
                 Arguments.of("seconds without NoExecute", "controller_tolerations = [{ key = \"a\", tolerationSeconds = 60 }]",
                         "controller_tolerations[0].tolerationSeconds needs effect = \"NoExecute\""),
                 Arguments.of("key not a string", "controller_tolerations = [{ key = true }]",
@@ -86,9 +86,9 @@ class ControllerSettingsTest {
                 Arguments.of("resources typo", "controller_resources = { request = { cpu = \"1\" } }",
                         "controller_resources.request is not allowed; controller_resources takes requests and limits"),
                 Arguments.of("bad quantity", "controller_resources = { limits = { memory = \"1 GB\" } }",
-                        "controller_resources.limits.memory must be a Kubernetes quantity such as \"500m\", \"1\" or \"1Gi\", got \"1 GB\""),
+                        "controller_resources.limits.memory must be a Kubernetes quantity greater than zero such as \"500m\", \"1\" or \"1Gi\", got \"1 GB\""),
                 Arguments.of("boolean quantity", "controller_resources = { limits = { cpu = true } }",
-                        "controller_resources.limits.cpu must be a Kubernetes quantity such as \"500m\", \"1\" or \"1Gi\", got \"true\""),
+                        "controller_resources.limits.cpu must be a Kubernetes quantity greater than zero such as \"500m\", \"1\" or \"1Gi\", got \"true\""),
                 Arguments.of("affinity kind", "controller_affinity = { nodeSelector = {} }",
                         "controller_affinity.nodeSelector is not an affinity kind; allowed: nodeAffinity, podAffinity, podAntiAffinity"));
     }

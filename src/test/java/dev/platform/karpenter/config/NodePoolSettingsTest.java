@@ -27,7 +27,7 @@ class NodePoolSettingsTest {
         assertThat(settings.discoveryTagKey()).isEqualTo("karpenter.sh/discovery");
         assertThat(settings.discoveryTagValue()).isEqualTo("demo");
         assertThat(settings.pools()).hasSize(1);
-        PoolSettings pool = settings.defaultPool();
+        PoolSettings pool = settings.pools().get(0);
         assertThat(pool.name()).isEqualTo("default");
         assertThat(pool.capacityTypes()).containsExactly("spot", "on-demand");
         assertThat(pool.architectures()).containsExactly("amd64");
@@ -70,7 +70,7 @@ class NodePoolSettingsTest {
         assertThat(settings.amiFamily()).isEqualTo(AmiFamily.AL2);
         assertThat(settings.discoveryTagKey()).isEqualTo("example.com/karpenter");
         assertThat(settings.discoveryTagValue()).isEqualTo("shared");
-        PoolSettings pool = settings.defaultPool();
+        PoolSettings pool = settings.pools().get(0);
         assertThat(pool.capacityTypes()).containsExactly("on-demand");
         assertThat(pool.architectures()).containsExactly("amd64", "arm64");
         assertThat(pool.instanceCategories()).isEmpty();
@@ -104,8 +104,8 @@ class NodePoolSettingsTest {
         assertThat(arm.capacityTypes()).containsExactly("spot", "on-demand");
         assertThat(arm.consolidateAfter()).isEqualTo(Optional.of("5m"));
         assertThat(arm.labels()).containsExactly(Map.entry("team", "platform"));
-        assertThat(settings.defaultPool().cpuLimit()).isEqualTo(200);
-        assertThat(settings.defaultPool().taints()).isEmpty();
+        assertThat(settings.pools().get(0).cpuLimit()).isEqualTo(200);
+        assertThat(settings.pools().get(0).taints()).isEmpty();
     }
 
     static Stream<Arguments> badInput() {
@@ -117,11 +117,11 @@ class NodePoolSettingsTest {
                 bad("negative cpu limit", V1, "cpu_limit = -4", "cpu_limit must be a positive whole number of vCPUs, got -4"),
                 bad("fractional cpu limit", V1, "cpu_limit = 1.5", "cpu_limit must be a whole number"),
                 bad("negative memory limit", V1, "memory_limit = \"-10Gi\"",
-                        "memory_limit must be a non-negative Kubernetes quantity such as \"1000Gi\", got \"-10Gi\""),
-                bad("memory limit unit", V1, "memory_limit = \"10GB\"", "memory_limit must be a non-negative Kubernetes quantity"),
+                        "memory_limit must be a Kubernetes quantity greater than zero such as \"1000Gi\", got \"-10Gi\""),
+                bad("memory limit unit", V1, "memory_limit = \"10GB\"", "memory_limit must be a Kubernetes quantity greater than zero"),
                 bad("generation zero", V1, "instance_generation_min = 0", "instance_generation_min must be at least 1, got 0"),
                 bad("bad category", V1, "instance_categories = [\"C5\"]", "instance_categories must hold EC2 instance categories"),
-                bad("bad expiry", V1, "expire_after = \"30d\"", "expire_after must be a duration in s, m or h"),
+                bad("bad expiry", V1, "expire_after = \"30d\"", "expire_after must be a duration greater than zero in h, m and s"),
                 bad("bad consolidate after", V1, "consolidate_after = \"soon\"", "consolidate_after must be a duration"),
                 bad("operator Karpenter does not accept", V1,
                         "node_requirements = [{ key = \"kubernetes.io/arch\", operator = \"Like\", values = [\"amd64\"] }]",

@@ -1,27 +1,35 @@
 package dev.platform.karpenter.controller;
 
 import static dev.platform.karpenter.controller.ControllerFixtures.STACK;
-import static dev.platform.karpenter.controller.ControllerFixtures.V0;
-import static dev.platform.karpenter.controller.ControllerFixtures.V1;
-import static dev.platform.karpenter.controller.ControllerFixtures.parseYaml;
 import static dev.platform.karpenter.controller.ControllerFixtures.release;
 import static dev.platform.karpenter.controller.ControllerFixtures.values;
+import static dev.platform.karpenter.testing.Json.fieldNames;
+import static dev.platform.karpenter.testing.Json.texts;
+import static dev.platform.karpenter.testing.Json.yaml;
+import static dev.platform.karpenter.testing.Synthesized.idWhere;
+import static dev.platform.karpenter.testing.Synthesized.onlyId;
+import static dev.platform.karpenter.testing.Synthesized.resources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayList;
+import dev.platform.karpenter.testing.Synthesized;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /** The synthesized {@code demo-karpenter} stack of a 0.x and a 1.x cluster. */
 class ControllerStackTest {
     private static final String TOKEN = "data.aws_ecrpublic_authorization_token.ecr_public";
+    @RegisterExtension
+    static final Synthesized V0 = ControllerFixtures.v0();
+    @RegisterExtension
+    static final Synthesized V1 = ControllerFixtures.v1();
 
     static List<Arguments> generations() {
         return List.of(Arguments.of(V0, "v0.30.0", "karpenter"), Arguments.of(V1, "1.14.1", "kube-system"));
@@ -30,7 +38,7 @@ class ControllerStackTest {
     @ParameterizedTest
     @MethodSource("generations")
     void installsTheCrdChartAndTheControllerChartFromEcrPublicAtTheRegistrysVersion(
-            ProducerStacks synthesized, String version, String namespace) {
+            Synthesized synthesized, String version, String namespace) {
         Map<String, String> charts = Map.of("karpenter_crd", "karpenter-crd", "karpenter", "karpenter");
         assertThat(fieldNames(synthesized.stack(STACK).path("resource").path("helm_release")))
                 .containsExactlyInAnyOrderElementsOf(charts.keySet());
@@ -47,7 +55,7 @@ class ControllerStackTest {
 
     @ParameterizedTest
     @MethodSource("generations")
-    void installsTheCrdsBeforeTheControllerAndLeavesTheControllersCrdsToTheCrdChart(ProducerStacks synthesized) {
+    void installsTheCrdsBeforeTheControllerAndLeavesTheControllersCrdsToTheCrdChart(Synthesized synthesized) {
         JsonNode controller = release(synthesized, "karpenter");
         assertThat(texts(controller.path("depends_on"))).containsExactly("helm_release.karpenter_crd");
         assertThat(controller.path("skip_crds").asBoolean()).isTrue();
@@ -58,7 +66,7 @@ class ControllerStackTest {
 
     @ParameterizedTest
     @MethodSource("generations")
-    void pullsWithTheEcrPublicTokenReadThroughTheUsEast1Provider(ProducerStacks synthesized) {
+    void pullsWithTheEcrPublicTokenReadThroughTheUsEast1Provider(Synthesized synthesized) {
         JsonNode stack = synthesized.stack(STACK);
         JsonNode providers = stack.path("provider").path("aws");
         assertThat(providers).hasSize(2);
@@ -79,7 +87,7 @@ class ControllerStackTest {
 
     @ParameterizedTest
     @MethodSource("generations")
-    void theHelmProviderLogsInWithThisRunsTokenSoUpgradesNeverUseTheStalePasswordInState(ProducerStacks synthesized) {
+    void theHelmProviderLogsInWithThisRunsTokenSoUpgradesNeverUseTheStalePasswordInState(Synthesized synthesized) {
         JsonNode registries = synthesized.stack(STACK).path("provider").path("helm").get(0).path("registry");
         assertThat(registries).hasSize(1);
         assertThat(registries.get(0).path("url").asText()).isEqualTo("oci://public.ecr.aws");
@@ -89,7 +97,7 @@ class ControllerStackTest {
 
     @ParameterizedTest
     @MethodSource("generations")
-    void theTokenIsOnlyReferencedByTheRepositoryCredentials(ProducerStacks synthesized) {
+    void theTokenIsOnlyReferencedByTheRepositoryCredentials(Synthesized synthesized) {
         JsonNode stack = synthesized.stack(STACK);
         Map<String, String> references = new TreeMap<>();
         collectStrings(stack, "", references);
@@ -101,23 +109,26 @@ class ControllerStackTest {
                 "/resource/helm_release/karpenter/repository_username",
                 "/resource/helm_release/karpenter_crd/repository_password",
                 "/resource/helm_release/karpenter_crd/repository_username");
-        assertThat(stack.has("output")).isFalse();
+        // the only output: the step guard's (upgrade.StepGuardTest), whose value is the chart version
+        assertThat(stack.path("output").size()).isOne();
+        assertThat(stack.path("output").has("karpenter_step_guard")).isTrue();
     }
 
     @Test
     void v0ValuesSitAtTheSettingsAwsKeysWithEveryValueWired() {
         ObjectNode values = (ObjectNode) values(V0);
         assertThat(values.at("/settings/aws/clusterEndpoint").asText()).isEqualTo(clusterEndpoint(V0));
-        assertThat(produced(V0, values.at("/settings/aws/interruptionQueueName"))).isEqualTo("${aws_sqs_queue.test-queue.name}");
+        assertThat(produced(V0, values.at("/settings/aws/interruptionQueueName"))).isEqualTo(queueName(V0));
+        String profile = onlyId(resources(V0.stack("demo-iam"), "aws_iam_instance_profile"));
         assertThat(produced(V0, values.at("/settings/aws/defaultInstanceProfile")))
-                .isEqualTo("${aws_iam_instance_profile.test-instance-profile.name}");
+                .isEqualTo("${aws_iam_instance_profile." + profile + ".name}");
         JsonNode annotations = values.path("serviceAccount").path("annotations");
-        assertThat(produced(V0, annotations.path("eks.amazonaws.com/role-arn"))).isEqualTo("${aws_iam_role.test-controller-role.arn}");
+        assertThat(produced(V0, annotations.path("eks.amazonaws.com/role-arn"))).isEqualTo(controllerRoleArn(V0));
 
         values.with("settings").with("aws").put("clusterEndpoint", "<endpoint>").put("interruptionQueueName", "<queue>")
                 .put("defaultInstanceProfile", "<profile>");
         values.with("serviceAccount").with("annotations").put("eks.amazonaws.com/role-arn", "<role>");
-        assertThat(values).isEqualTo(parseYaml("""
+        assertThat(values).isEqualTo(yaml("""
                 settings:
                   aws:
                     clusterName: demo
@@ -129,20 +140,20 @@ class ControllerStackTest {
                   annotations:
                     eks.amazonaws.com/role-arn: <role>
                     eks.amazonaws.com/sts-regional-endpoints: "true"
-                """ + POD_SETTINGS));
+                """ + podSettings("karpenter.sh/provisioner-name")));
     }
 
     @Test
     void v1ValuesSitAtTheSettingsKeysWithoutAnInstanceProfile() {
         ObjectNode values = (ObjectNode) values(V1);
         assertThat(values.at("/settings/clusterEndpoint").asText()).isEqualTo(clusterEndpoint(V1));
-        assertThat(produced(V1, values.at("/settings/interruptionQueue"))).isEqualTo("${aws_sqs_queue.test-queue.name}");
+        assertThat(produced(V1, values.at("/settings/interruptionQueue"))).isEqualTo(queueName(V1));
         JsonNode annotations = values.path("serviceAccount").path("annotations");
-        assertThat(produced(V1, annotations.path("eks.amazonaws.com/role-arn"))).isEqualTo("${aws_iam_role.test-controller-role.arn}");
+        assertThat(produced(V1, annotations.path("eks.amazonaws.com/role-arn"))).isEqualTo(controllerRoleArn(V1));
 
         values.with("settings").put("clusterEndpoint", "<endpoint>").put("interruptionQueue", "<queue>");
         values.with("serviceAccount").with("annotations").put("eks.amazonaws.com/role-arn", "<role>");
-        assertThat(values).isEqualTo(parseYaml("""
+        assertThat(values).isEqualTo(yaml("""
                 settings:
                   clusterName: demo
                   clusterEndpoint: <endpoint>
@@ -152,13 +163,17 @@ class ControllerStackTest {
                   annotations:
                     eks.amazonaws.com/role-arn: <role>
                     eks.amazonaws.com/sts-regional-endpoints: "true"
-                """ + POD_SETTINGS));
+                """ + podSettings("karpenter.sh/nodepool")));
         // The IAM stack's instance profile is not read: a 1.x chart has no such value and it would add an output.
         assertThat(V1.stack("demo-iam").path("output").toString()).doesNotContain("aws_iam_instance_profile");
     }
 
-    /** The tfvars of ControllerFixtures as chart values: quantities and toleration values as strings. */
-    private static final String POD_SETTINGS = """
+    /**
+     * The tfvars of ControllerFixtures as chart values: quantities and toleration values as strings, and the node
+     * term keeping the chart's rule that the controller avoids the nodes of Karpenter's pools.
+     */
+    private static String podSettings(String poolLabel) {
+        return """
             replicas: 3
             controller:
               resources:
@@ -173,11 +188,13 @@ class ControllerStackTest {
                   nodeSelectorTerms:
                     - matchExpressions:
                         - {key: eks.amazonaws.com/nodegroup, operator: In, values: [default]}
-            """;
+                        - {key: %s, operator: DoesNotExist}
+            """.formatted(poolLabel);
+    }
 
     @ParameterizedTest
     @MethodSource("generations")
-    void annotationAndTolerationValuesAreYamlStrings(ProducerStacks synthesized) {
+    void annotationAndTolerationValuesAreYamlStrings(Synthesized synthesized) {
         JsonNode values = values(synthesized);
         JsonNode annotations = values.path("serviceAccount").path("annotations");
         assertThat(annotations.size()).isEqualTo(2);
@@ -190,19 +207,12 @@ class ControllerStackTest {
     }
 
     @Test
-    void failsThePlanWhenTheClusterRunsAKubernetesVersionTheChartDoesNotSupport() {
-        String version = "data.aws_eks_cluster." + clusterId(V0) + ".version";
-        String minor = "tonumber(element(split(\".\", " + version + "), 1))";
-        JsonNode preconditions = release(V0, "karpenter_crd").path("lifecycle").path("precondition");
-        assertThat(preconditions).hasSize(1);
-        assertThat(preconditions.get(0).path("condition").asText())
-                .isEqualTo("${((" + minor + " >= 23) && (" + minor + " <= 27))}");
-        assertThat(preconditions.get(0).path("error_message").asText()).isEqualTo(
-                "Karpenter v0.30.0 supports Kubernetes 1.23 to 1.27 but EKS cluster demo runs ${" + version + "}: "
-                        + "set karpenter_chart_version to a release that supports it "
-                        + "(v0.31.x for Kubernetes 1.23 to 1.28, 1.14.x for Kubernetes 1.26 to 1.36)");
-        JsonNode v1Condition = release(V1, "karpenter_crd").path("lifecycle").path("precondition").get(0).path("condition");
-        assertThat(v1Condition.asText()).endsWith(">= 26) && (" + minor.replace(clusterId(V0), clusterId(V1)) + " <= 36))}");
+    void leavesTheVersionGuardsToTheClusterDataSource() {
+        assertThat(release(V0, "karpenter_crd").path("lifecycle").has("precondition")).isFalse();
+        JsonNode guards = V0.stack(STACK).path("data").path("aws_eks_cluster").path(clusterId(V0))
+                .path("lifecycle").path("postcondition");
+        assertThat(guards).isNotEmpty();
+        assertThat(guards.get(0).path("condition").asText()).contains("self.version");
     }
 
     @Test
@@ -214,17 +224,23 @@ class ControllerStackTest {
     }
 
     /** What a {@code terraform_remote_state} reference reads in the producing stack. */
-    private static String produced(ProducerStacks synthesized, JsonNode value) {
-        return synthesized.producedExpression(synthesized.stack(STACK), value.asText());
+    private static String produced(Synthesized synthesized, JsonNode value) {
+        return synthesized.produced(synthesized.stack(STACK), value.asText());
     }
 
-    private static String clusterId(ProducerStacks synthesized) {
-        List<String> ids = fieldNames(synthesized.stack(STACK).path("data").path("aws_eks_cluster"));
-        assertThat(ids).hasSize(1);
-        return ids.get(0);
+    private static String queueName(Synthesized synthesized) {
+        return "${aws_sqs_queue." + onlyId(resources(synthesized.stack("demo-interruption"), "aws_sqs_queue")) + ".name}";
     }
 
-    private static String clusterEndpoint(ProducerStacks synthesized) {
+    private static String controllerRoleArn(Synthesized synthesized) {
+        return "${aws_iam_role." + idWhere(synthesized.stack("demo-iam"), "aws_iam_role", "name", "KarpenterIRSA-demo") + ".arn}";
+    }
+
+    private static String clusterId(Synthesized synthesized) {
+        return onlyId(synthesized.stack(STACK).path("data").path("aws_eks_cluster"));
+    }
+
+    private static String clusterEndpoint(Synthesized synthesized) {
         return "${data.aws_eks_cluster." + clusterId(synthesized) + ".endpoint}";
     }
 
@@ -238,17 +254,5 @@ class ControllerStackTest {
                 collectStrings(node.get(i), pointer + "/" + i, strings);
             }
         }
-    }
-
-    static List<String> fieldNames(JsonNode node) {
-        List<String> names = new ArrayList<>();
-        node.fieldNames().forEachRemaining(names::add);
-        return names;
-    }
-
-    private static List<String> texts(JsonNode array) {
-        List<String> values = new ArrayList<>();
-        array.forEach(value -> values.add(value.asText()));
-        return values;
     }
 }

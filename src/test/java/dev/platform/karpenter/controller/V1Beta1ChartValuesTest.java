@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.release.HelmValueKeys;
 import dev.platform.karpenter.release.ValuePath;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -72,21 +73,13 @@ class V1Beta1ChartValuesTest {
     /** Every {@code .Values.x.y} path the chart's templates read. */
     private static Set<String> templateReads(String tag) {
         try (Stream<Path> files = Files.walk(Path.of(V1Beta1ChartValuesTest.class.getResource("/charts/" + tag + "/karpenter/templates").toURI()))) {
-            String text = files.filter(Files::isRegularFile).map(V1Beta1ChartValuesTest::read).collect(Collectors.joining("\n"));
+            String text = files.filter(Files::isRegularFile).map(Json::text).collect(Collectors.joining("\n"));
             return java.util.regex.Pattern.compile("\\.Values\\.([A-Za-z0-9_.]+)").matcher(text).results()
                     .map(m -> m.group(1)).collect(Collectors.toSet());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -3,19 +3,17 @@ package dev.platform.karpenter.delivery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigLoader;
-import java.io.IOException;
+import dev.platform.karpenter.testing.Json;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** cluster/eks-cluster.yaml makes the cluster that terraform.tfvars.example describes. */
 class EksctlClusterConfigTest {
     @Test
-    void matchesTheExampleConfiguration() throws IOException {
-        JsonNode cluster = new ObjectMapper(new YAMLFactory()).readTree(Path.of("cluster/eks-cluster.yaml").toFile());
+    void matchesTheExampleConfiguration() {
+        JsonNode cluster = Json.readYaml(Path.of("cluster/eks-cluster.yaml"));
         ClusterConfig example = ConfigLoader.read(Path.of("terraform.tfvars.example"));
 
         assertThat(cluster.path("kind").asText()).isEqualTo("ClusterConfig");

@@ -18,7 +18,8 @@ class PlanStacksScriptTest {
               "demo-nodepools": {"dependencies": ["demo-karpenter"]},
               "demo-karpenter": {"dependencies": ["demo-iam", "demo-interruption"]},
               "demo-interruption": {"dependencies": []},
-              "demo-iam": {"dependencies": []}}}
+              "demo-iam": {"dependencies": []},
+              "other-iam": {"dependencies": []}}}
             """;
 
     @TempDir
@@ -27,15 +28,20 @@ class PlanStacksScriptTest {
     @Test
     void plansInDependencyOrderAndReportsStacksWaitingForAFirstDeploy() throws Exception {
         int status = runWith("""
-                echo "$2" >> "$CALLS"
+                echo "$2 $TF_CLI_ARGS_plan" >> "$CALLS"
                 if [ "$2" = demo-karpenter ]; then echo 'Error: Unable to find remote state' >&2; exit 1; fi
                 echo "Plan: 1 to add, 0 to change, 0 to destroy."
                 """);
 
-        assertThat(Files.readAllLines(temp.resolve("calls")))
-                .containsExactly("demo-iam", "demo-interruption", "demo-karpenter");
+        assertThat(Files.readAllLines(temp.resolve("calls"))).as("in dependency order, never taking the state lock")
+                .containsExactly("demo-iam -lock=false", "demo-interruption -lock=false", "demo-karpenter -lock=false",
+                        "other-iam -lock=false");
         assertThat(status).as("a producer never applied is not a failure").isZero();
-        String report = Files.readString(temp.resolve("plans.md"));
+        assertThat(temp.resolve("plans")).as("one report per cluster").isDirectoryContaining("glob:**/demo.md")
+                .isDirectoryContaining("glob:**/other.md");
+        assertThat(Files.readString(temp.resolve("plans/other.md"))).contains("| `other-iam` | ✅ planned |")
+                .doesNotContain("demo-iam");
+        String report = Files.readString(temp.resolve("plans/demo.md"));
         assertThat(report).contains("| `demo-iam` | ✅ planned |")
                 .contains("| `demo-karpenter` | ⏳ waiting: a stack it reads was never applied (first deploy) |")
                 .contains("| `demo-nodepools` | ⏳ waiting: waits for demo-karpenter |")
@@ -50,7 +56,21 @@ class PlanStacksScriptTest {
                 """);
 
         assertThat(status).isEqualTo(1);
-        assertThat(Files.readString(temp.resolve("plans.md"))).contains("| `demo-interruption` | ❌ failed: Error: AccessDenied |");
+        assertThat(Files.readString(temp.resolve("plans/demo.md"))).contains("| `demo-interruption` | ❌ failed: Error: AccessDenied |");
+    }
+
+    @Test
+    void aHugePlanIsShortenedToFitOneComment() throws Exception {
+        int status = runWith("""
+                echo "$2" >> "$CALLS"
+                for i in $(seq 1 4000); do echo "  + resource line $i of a very large plan ......................"; done
+                """);
+
+        assertThat(status).isZero();
+        String report = Files.readString(temp.resolve("plans/demo.md"));
+        assertThat(report.length()).isLessThan(65_536 - 100);
+        assertThat(report).contains("| `demo-nodepools` | ✅ planned |").contains("… (shortened; the job log has the whole plan)")
+                .contains("<summary>demo-nodepools</summary>");
     }
 
     private int runWith(String fakeCdktfBody) throws IOException, InterruptedException {
@@ -60,7 +80,7 @@ class PlanStacksScriptTest {
         Files.writeString(fake, "#!/usr/bin/env bash\n" + fakeCdktfBody);
         Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwxr-xr-x"));
         ProcessBuilder builder = new ProcessBuilder(Path.of("bin/plan-stacks").toAbsolutePath().toString(),
-                temp.resolve("plans.md").toString()).redirectErrorStream(true);
+                temp.resolve("plans").toString()).redirectErrorStream(true);
         builder.environment().put("CDKTF_OUTDIR", outdir.toString());
         builder.environment().put("CDKTF_CLI", fake.toString());
         builder.environment().put("CALLS", temp.resolve("calls").toString());

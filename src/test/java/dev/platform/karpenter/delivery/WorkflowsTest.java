@@ -53,22 +53,29 @@ class WorkflowsTest {
         JsonNode workflow = read("pull-request.yml");
 
         assertThat(workflow.path("on").has("pull_request")).isTrue();
-        assertThat(workflow.path("permissions").path("id-token").asText()).isEqualTo("write");
-        assertThat(workflow.path("permissions").path("pull-requests").asText()).isEqualTo("write");
-        assertThat(runs(workflow.path("jobs").path("test"))).contains("mvn -B verify");
+        assertThat(workflow.path("permissions")).as("nothing granted by default").isEmpty();
+        JsonNode test = workflow.path("jobs").path("test");
+        assertThat(test.path("permissions")).as("the job running the pull request's build reads, nothing more")
+                .isEqualTo(YAML.readTree("contents: read"));
+        assertThat(runs(test)).contains("mvn -B verify");
+        assertThat(test.toString()).doesNotContain("configure-aws-credentials", "id-token");
 
         JsonNode plan = workflow.path("jobs").path("plan");
         assertThat(plan.path("needs").asText()).isEqualTo("test");
+        assertThat(plan.path("permissions")).isEqualTo(YAML.readTree("{contents: read, id-token: write, pull-requests: write}"));
+        assertThat(plan.path("if").asText()).as("no plan of the example or without state")
+                .contains("vars.TF_STATE_BUCKET != ''").contains("vars.KARPENTER_TFVARS != ''");
         List<String> runs = runs(plan);
-        int synth = indexOf(runs, "cdktf synth");
+        int synth = indexOf(runs, "bin/cdktf synth");
         int planStacks = indexOf(runs, "bin/plan-stacks");
         assertThat(synth).isNotNegative().isLessThan(planStacks);
         JsonNode credentials = step(plan, "aws-actions/configure-aws-credentials");
         assertThat(credentials.path("with").path("role-to-assume").asText()).isEqualTo("${{ vars.AWS_PLAN_ROLE_ARN }}");
-        assertThat(step(plan, "actions/github-script").path("with").path("script").asText()).contains("createComment");
-        assertThat(stepNamed(plan, "Synthesize").path("env").path("KARPENTER_STATE_BUCKET").asText())
-                .isEqualTo("${{ vars.TF_STATE_BUCKET }}");
-        assertCommonSetup(workflow);
+        assertCredentialsAfterEveryBuildStep(plan, "bin/plan-stacks");
+        String comment = step(plan, "actions/github-script").path("with").path("script").asText();
+        assertThat(comment).contains("createComment").contains("readdirSync(dir)").as("one comment per cluster report");
+        assertThat(plan.path("env").path("KARPENTER_STATE_BUCKET").asText()).isEqualTo("${{ vars.TF_STATE_BUCKET }}");
+        assertCommonSetup(workflow, "pull-request.yml");
     }
 
     @Test
@@ -79,19 +86,75 @@ class WorkflowsTest {
         assertThat(workflow.path("on").path("push").path("branches").get(0).asText()).isEqualTo("main");
         assertThat(workflow.path("concurrency").path("cancel-in-progress").asBoolean(true)).isFalse();
         assertThat(deploy.path("environment").asText()).isEqualTo("production");
-        assertThat(runs(deploy)).anyMatch(r -> r.contains("cdktf deploy '*' --auto-approve"));
+        assertThat(workflow.path("permissions")).isEmpty();
+        assertThat(deploy.path("permissions")).isEqualTo(YAML.readTree("{contents: read, id-token: write}"));
+        assertThat(runs(deploy)).anyMatch(r -> r.contains("bin/cdktf deploy '*' --auto-approve"));
         assertThat(step(deploy, "aws-actions/configure-aws-credentials").path("with").path("role-to-assume").asText())
                 .isEqualTo("${{ vars.AWS_DEPLOY_ROLE_ARN }}");
-        assertCommonSetup(workflow);
+        assertCredentialsAfterEveryBuildStep(deploy, "bin/cdktf deploy");
+        assertThat(deploy.path("env").path("TF_CLI_ARGS_apply").asText()).contains("-lock-timeout=");
+        String guard = runs(deploy).get(0);
+        assertThat(guard).as("the first step refuses the example configuration and local state")
+                .contains("terraform.tfvars.example").contains("$KARPENTER_STATE_BUCKET").contains("exit 1");
+        assertCommonSetup(workflow, "deploy.yml");
     }
 
-    /** Pinned actions and tools, caches, and no terraform wrapper (it garbles the output cdktf parses). */
-    private static void assertCommonSetup(JsonNode workflow) {
+    /** The deploy guard, run as the workflow runs it: it refuses the example, a missing variable, no bucket. */
+    @Test
+    void theDeployGuardRefusesTheExampleAndLocalState() throws Exception {
+        String guard = runs(read("deploy.yml").path("jobs").path("deploy")).get(0);
+        assertThat(runGuard(guard, "", "bucket")).isEqualTo(1);
+        assertThat(runGuard(guard, "terraform.tfvars.example", "bucket")).isEqualTo(1);
+        assertThat(runGuard(guard, "clusters/", "")).isEqualTo(1);
+        assertThat(runGuard(guard, "clusters/", "bucket")).isZero();
+    }
+
+    private static int runGuard(String script, String tfvars, String bucket) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("bash", "-e", "-c", script).redirectErrorStream(true);
+        builder.environment().put("KARPENTER_TFVARS", tfvars);
+        builder.environment().put("KARPENTER_STATE_BUCKET", bucket);
+        Process process = builder.start();
+        process.getInputStream().readAllBytes();
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        return process.exitValue();
+    }
+
+    /** Every step before the credentials builds or installs; the credentials come right before {@code user}. */
+    private static void assertCredentialsAfterEveryBuildStep(JsonNode job, String user) {
+        List<JsonNode> steps = new ArrayList<>();
+        job.path("steps").forEach(steps::add);
+        int credentials = -1;
+        int lastBuild = -1;
+        int firstUse = -1;
+        for (int i = 0; i < steps.size(); i++) {
+            String text = steps.get(i).toString();
+            if (text.contains("configure-aws-credentials")) {
+                credentials = i;
+            }
+            if (text.contains("mvn ") || text.contains("setup-") || text.contains("npm ") || text.contains("cdktf synth")) {
+                lastBuild = i;
+            }
+            if (firstUse < 0 && text.contains(user)) {
+                firstUse = i;
+            }
+        }
+        assertThat(credentials).isGreaterThan(lastBuild).isLessThan(firstUse);
+    }
+
+    /** Actions pinned to commit SHAs (release in a comment), tools pinned, caches, no terraform wrapper. */
+    private static void assertCommonSetup(JsonNode workflow, String file) throws IOException {
         assertThat(workflow.path("env").path("TERRAFORM_VERSION").asText()).matches("\\d+\\.\\d+\\.\\d+");
+        assertThat(workflow.path("env").path("npm_config_ignore_scripts").asText()).as("npm runs no lifecycle scripts")
+                .isEqualTo("true");
+        List<String> usesLines = Files.readAllLines(WORKFLOWS.resolve(file)).stream()
+                .filter(line -> line.strip().matches("(- )?uses: .*")).toList();
+        assertThat(usesLines).isNotEmpty().allSatisfy(line -> assertThat(line)
+                .as("pinned to a full commit SHA, the release in a comment")
+                .matches("\\s*(- )?uses: [\\w./-]+@[0-9a-f]{40} # v\\d+\\.\\d+\\.\\d+"));
         workflow.path("jobs").forEach(job -> {
             for (JsonNode step : job.path("steps")) {
-                if (step.has("uses")) {
-                    assertThat(step.path("uses").asText()).as("actions are pinned to exact releases").matches("[\\w./-]+@v\\d+\\.\\d+\\.\\d+");
+                if (step.path("uses").asText().startsWith("actions/checkout@")) {
+                    assertThat(step.path("with").path("persist-credentials").asBoolean(true)).isFalse();
                 }
             }
             assertThat(step(job, "hashicorp/setup-terraform").path("with").path("terraform_wrapper").asBoolean(true)).isFalse();
@@ -143,12 +206,4 @@ class WorkflowsTest {
         throw new AssertionError("no step uses " + action);
     }
 
-    private static JsonNode stepNamed(JsonNode job, String name) {
-        for (JsonNode step : job.path("steps")) {
-            if (step.path("name").asText().equals(name)) {
-                return step;
-            }
-        }
-        throw new AssertionError("no step named " + name);
-    }
 }

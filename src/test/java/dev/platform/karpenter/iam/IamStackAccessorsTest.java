@@ -8,7 +8,7 @@ import com.hashicorp.cdktf.AppConfig;
 import com.hashicorp.cdktf.TerraformOutput;
 import com.hashicorp.cdktf.TerraformOutputConfig;
 import com.hashicorp.cdktf.TerraformStack;
-import dev.platform.karpenter.testing.Synthesized;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -80,10 +80,6 @@ class IamStackAccessorsTest {
     }
 
     private static JsonNode stack(String name) {
-        try {
-            return Synthesized.parse(Files.readString(DIR.resolve("stacks").resolve(name).resolve("cdk.tf.json")));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Json.read(DIR.resolve("stacks").resolve(name).resolve("cdk.tf.json"));
     }
 }

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.iam;
 
+import static dev.platform.karpenter.testing.Json.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -226,15 +227,5 @@ class IamStackIT {
         List<String> result = new ArrayList<>(list);
         result.addAll(List.of(more));
         return result;
-    }
-
-    private static List<String> texts(JsonNode stringOrArray) {
-        List<String> values = new ArrayList<>();
-        if (stringOrArray.isArray()) {
-            stringOrArray.forEach(v -> values.add(v.asText()));
-        } else {
-            values.add(stringOrArray.asText());
-        }
-        return values;
     }
 }

@@ -1,27 +1,32 @@
 package dev.platform.karpenter.iam;
 
+import static dev.platform.karpenter.testing.Json.fieldNames;
+import static dev.platform.karpenter.testing.Json.texts;
+import static dev.platform.karpenter.testing.Synthesized.dataAddress;
 import static dev.platform.karpenter.testing.Synthesized.dataSources;
+import static dev.platform.karpenter.testing.Synthesized.onlyData;
+import static dev.platform.karpenter.testing.Synthesized.onlyId;
 import static dev.platform.karpenter.testing.Synthesized.onlyResource;
+import static dev.platform.karpenter.testing.Synthesized.output;
 import static dev.platform.karpenter.testing.Synthesized.resources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.release.ControllerPolicy;
 import dev.platform.karpenter.release.PolicyStatements;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The synthesized {@code <cluster>-iam} stacks of several configurations, synthesized together once. */
@@ -29,26 +34,21 @@ class IamStackTest {
     private static final String LONGEST = "c".repeat(50);
     private static final String LONGEST_WITH_PREFIX = "p".repeat(23);
     private static final String PATH_ROLE_ARN = "arn:aws:iam::123456789012:role/nodes/team-a/my-node-role";
-    /** cluster name -> config: each exercises one combination of identity, node role and release. */
-    private static final Map<String, ClusterConfig> CONFIGS = new LinkedHashMap<>();
-    private static final Synthesized APP;
-
-    static {
-        add("irsa", TestConfigs.V0, "tags = { Team = \"platform\", CostCenter = \"42\" }");
-        add("pod", TestConfigs.V1, "controller_identity = \"pod_identity\"", "create_iam_role = true",
-                "irsa_use_name_prefix = true", "karpenter_namespace = \"kube-system\"",
-                "karpenter_service_account = \"karpenter-controller\"", "tags = { Team = \"platform\" }");
-        add("v0create", TestConfigs.V0, "create_iam_role = true");
-        add("v1irsa", TestConfigs.V1, "node_group_name = \"system\"", "queue_name = \"karpenter-events\"");
-        add("byarn", TestConfigs.V0, "iam_role_arn = \"" + PATH_ROLE_ARN + "\"");
-        add(LONGEST, TestConfigs.V1);
-        add(LONGEST_WITH_PREFIX, TestConfigs.V1, "irsa_use_name_prefix = true", "create_iam_role = true");
-        APP = Synthesized.of(CONFIGS.values().toArray(ClusterConfig[]::new));
-    }
-
-    private static void add(String cluster, String chartVersion, String... extraLines) {
-        CONFIGS.put(cluster, TestConfigs.configFor(cluster, "us-west-2", chartVersion, extraLines));
-    }
+    /** Each cluster exercises one combination of identity, node role and release. */
+    @RegisterExtension
+    static final Synthesized APP = Synthesized.app()
+            .cluster("irsa", TestConfigs.V0, "tags = { Team = \"platform\", CostCenter = \"42\" }")
+            .cluster("pod", TestConfigs.V1, "controller_identity = \"pod_identity\"", "create_iam_role = true",
+                    "irsa_use_name_prefix = true", "karpenter_namespace = \"kube-system\"",
+                    "karpenter_service_account = \"karpenter-controller\"", "tags = { Team = \"platform\" }")
+            .cluster("v0create", TestConfigs.V0, "create_iam_role = true")
+            .cluster("v1irsa", TestConfigs.V1, "node_group_name = \"system\"", "queue_name = \"karpenter-events\"")
+            .cluster("byarn", TestConfigs.V0, "iam_role_arn = \"" + PATH_ROLE_ARN + "\"")
+            .cluster(LONGEST, TestConfigs.V1)
+            .cluster(LONGEST_WITH_PREFIX, TestConfigs.V1, "irsa_use_name_prefix = true", "create_iam_role = true")
+            .synthesize();
+    private static final List<String> CLUSTERS =
+            List.of("irsa", "pod", "v0create", "v1irsa", "byarn", LONGEST, LONGEST_WITH_PREFIX);
 
     private static JsonNode stack(String cluster) {
         return APP.stack(cluster + "-iam");
@@ -132,20 +132,25 @@ class IamStackTest {
 
     // --- controller policies ---------------------------------------------------------------------------------
 
+    /** @param nodeRole "created", "node group" or the ARN given as iam_role_arn */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"irsa", "pod", "v0create", "v1irsa", "byarn"})
-    void controllerPoliciesAreTheUpstreamStatementsScopedToThisClusterQueueAndNodeRole(String cluster) {
+    @CsvSource({"irsa, v0.30.0, irsa, node group", "pod, 1.14.1, pod, created", "v0create, v0.30.0, v0create, created",
+            "v1irsa, 1.14.1, karpenter-events, node group", "byarn, v0.30.0, byarn, " + PATH_ROLE_ARN})
+    void controllerPoliciesAreTheUpstreamStatementsScopedToThisClusterQueueAndNodeRole(
+            String cluster, String templateVersion, String queue, String nodeRole) {
         JsonNode stack = stack(cluster);
-        ClusterConfig config = CONFIGS.get(cluster);
-        String partition = "${" + data(stack, "aws_partition") + ".partition}";
-        String region = "${" + data(stack, "aws_region") + ".name}";
-        String account = "${" + data(stack, "aws_caller_identity") + ".account_id}";
+        String partition = "${" + dataAddress(stack, "aws_partition") + ".partition}";
+        String region = "${" + dataAddress(stack, "aws_region") + ".name}";
+        String account = "${" + dataAddress(stack, "aws_caller_identity") + ".account_id}";
+        String nodeRoleArn = switch (nodeRole) {
+            case "created" -> "${aws_iam_role." + idOf(resources(stack, "aws_iam_role"), nodeRole(stack)) + ".arn}";
+            case "node group" -> "${" + dataAddress(stack, "aws_eks_node_group") + ".node_role_arn}";
+            default -> nodeRole;
+        };
         ControllerPolicy.Scope expectedScope = new ControllerPolicy.Scope(partition, region, account, cluster,
-                "${" + data(stack, "aws_eks_cluster") + ".arn}",
-                "arn:" + partition + ":sqs:" + region + ":" + account + ":" + config.names().queue(),
-                expectedNodeRoleArn(stack, config));
-        Map<String, Set<PolicyStatements.Normalized>> expected =
-                PolicyStatements.upstream(config.release().isV1() ? "1.14.1" : "v0.30.0", expectedScope);
+                "${" + dataAddress(stack, "aws_eks_cluster") + ".arn}",
+                "arn:" + partition + ":sqs:" + region + ":" + account + ":" + queue, nodeRoleArn);
+        Map<String, Set<PolicyStatements.Normalized>> expected = PolicyStatements.upstream(templateVersion, expectedScope);
 
         Map<String, JsonNode> policiesByName = byField(resources(stack, "aws_iam_policy"), "name");
         assertThat(policiesByName.keySet()).containsExactlyInAnyOrderElementsOf(
@@ -155,7 +160,7 @@ class IamStackTest {
         expected.forEach((group, statements) -> {
             JsonNode policy = policiesByName.get("KarpenterController-" + cluster + "-" + group);
             String policyId = idOf(resources(stack, "aws_iam_policy"), policy);
-            JsonNode document = Synthesized.parse(policy.path("policy").asText());
+            JsonNode document = Json.parse(policy.path("policy").asText());
             assertThat(document.path("Version").asText()).isEqualTo("2012-10-17");
             assertThat(PolicyStatements.fromIamJson(document.path("Statement"))).as(group).isEqualTo(statements);
             JsonNode attachment = attachments.get("${aws_iam_policy." + policyId + ".arn}");
@@ -166,7 +171,7 @@ class IamStackTest {
 
     @Test
     void dependsOnNoOtherStack() {
-        for (String cluster : CONFIGS.keySet()) {
+        for (String cluster : CLUSTERS) {
             JsonNode stack = stack(cluster);
             assertThat(stack.path("data").has("terraform_remote_state")).as(cluster).isFalse();
             assertThat(APP.manifest().at("/stacks/" + cluster + "-iam/dependencies")).as(cluster).isEmpty();
@@ -201,11 +206,10 @@ class IamStackTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"pod", "v0create"})
-    void createsANodeRoleTrustedByEc2WithTheReleasesManagedPoliciesAndAnAccessEntry(String cluster) {
+    @CsvSource({"pod, AmazonEC2ContainerRegistryPullOnly", "v0create, AmazonEC2ContainerRegistryReadOnly"})
+    void createsANodeRoleTrustedByEc2WithTheReleasesManagedPoliciesAndAnAccessEntry(String cluster, String ecr) {
         JsonNode stack = stack(cluster);
-        ClusterConfig config = CONFIGS.get(cluster);
-        String partition = data(stack, "aws_partition");
+        String partition = dataAddress(stack, "aws_partition");
         JsonNode role = nodeRole(stack);
         String roleId = idOf(resources(stack, "aws_iam_role"), role);
         assertThat(role.path("name").asText()).isEqualTo("KarpenterNodeRole-" + cluster);
@@ -215,7 +219,6 @@ class IamStackTest {
         assertThat(fieldNames(trust.path("Principal"))).containsExactly("Service");
         assertThat(texts(trust.at("/Principal/Service"))).containsExactly("ec2.${" + partition + ".dns_suffix}");
 
-        String ecr = config.release().isV1() ? "AmazonEC2ContainerRegistryPullOnly" : "AmazonEC2ContainerRegistryReadOnly";
         List<String> attached = new ArrayList<>();
         resources(stack, "aws_iam_role_policy_attachment").forEach(a -> {
             if (a.path("role").asText().equals("${aws_iam_role." + roleId + ".name}")) {
@@ -229,9 +232,9 @@ class IamStackTest {
         JsonNode accessEntry = onlyResource(stack, "aws_eks_access_entry");
         assertThat(accessEntry.path("type").asText()).isEqualTo("EC2_LINUX");
         assertThat(accessEntry.path("principal_arn").asText()).isEqualTo("${aws_iam_role." + roleId + ".arn}");
-        assertThat(accessEntry.path("cluster_name").asText()).isEqualTo("${" + data(stack, "aws_eks_cluster") + ".name}");
+        assertThat(accessEntry.path("cluster_name").asText()).isEqualTo("${" + dataAddress(stack, "aws_eks_cluster") + ".name}");
         JsonNode precondition = accessEntry.at("/lifecycle/precondition/0");
-        assertThat(precondition.path("condition").asText()).isEqualTo("${(try(" + data(stack, "aws_eks_cluster")
+        assertThat(precondition.path("condition").asText()).isEqualTo("${(try(" + dataAddress(stack, "aws_eks_cluster")
                 + ".access_config[0].authentication_mode, \"\") != \"CONFIG_MAP\")}");
         assertThat(precondition.path("error_message").asText()).contains("create_iam_role", "API_AND_CONFIG_MAP");
         assertThat(dataSources(stack, "aws_eks_node_group").size()).isZero();
@@ -279,14 +282,13 @@ class IamStackTest {
      * resource type that has tags_all; the test checks that every taggable type in the stack is one of those.
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"irsa", "pod"})
-    void tagsEveryTaggableResourceThroughDefaultTags(String cluster) throws IOException {
+    @CsvSource(delimiter = '|', value = {"irsa | {\"Team\": \"platform\", \"CostCenter\": \"42\"}",
+            "pod | {\"Team\": \"platform\"}"})
+    void tagsEveryTaggableResourceThroughDefaultTags(String cluster, String tags) {
         JsonNode stack = stack(cluster);
-        JsonNode defaultTags = stack.at("/provider/aws/0/default_tags/0/tags");
-        CONFIGS.get(cluster).tags().forEach((key, value) -> assertThat(defaultTags.path(key).asText()).isEqualTo(value));
-        assertThat(defaultTags.size()).isEqualTo(CONFIGS.get(cluster).tags().size());
+        assertThat(stack.at("/provider/aws/0/default_tags/0/tags")).isEqualTo(Json.parse(tags));
 
-        JsonNode schemas = new ObjectMapper().readTree(Path.of("bindings/aws-provider-schema.json").toFile())
+        JsonNode schemas = Json.read(Path.of("bindings/aws-provider-schema.json"))
                 .at("/provider_schemas/registry.terraform.io~1hashicorp~1aws/resource_schemas");
         List<String> taggable = new ArrayList<>();
         for (String type : fieldNames(stack.path("resource"))) {
@@ -324,16 +326,9 @@ class IamStackTest {
         throw new AssertionError("no node role in " + resources(stack, "aws_iam_role"));
     }
 
-    private static String expectedNodeRoleArn(JsonNode stack, ClusterConfig config) {
-        if (config.iam().createNodeRole()) {
-            return "${aws_iam_role." + idOf(resources(stack, "aws_iam_role"), nodeRole(stack)) + ".arn}";
-        }
-        return config.iam().nodeRoleArn().orElseGet(() -> "${" + data(stack, "aws_eks_node_group") + ".node_role_arn}");
-    }
-
     /** The single statement of the trust policy in a role's assume_role_policy (IAM's JSON, with interpolations). */
     private static JsonNode trustStatement(JsonNode stack, JsonNode role) {
-        JsonNode document = Synthesized.parse(role.path("assume_role_policy").asText());
+        JsonNode document = Json.parse(role.path("assume_role_policy").asText());
         assertThat(document.path("Version").asText()).isEqualTo("2012-10-17");
         assertThat(document.path("Statement")).hasSize(1);
         return document.path("Statement").get(0);
@@ -345,20 +340,6 @@ class IamStackTest {
         statement.path("Condition").fields().forEachRemaining(operator -> operator.getValue().fields().forEachRemaining(
                 key -> result.put(operator.getKey() + " " + key.getKey(), texts(key.getValue()))));
         return result;
-    }
-
-    /** "data.TYPE.ID" of the only data source of a type. */
-    private static String data(JsonNode stack, String type) {
-        return "data." + type + "." + onlyId(dataSources(stack, type));
-    }
-
-    private static JsonNode onlyData(JsonNode stack, String type) {
-        return dataSources(stack, type).path(onlyId(dataSources(stack, type)));
-    }
-
-    private static String onlyId(JsonNode byId) {
-        assertThat(byId.size()).as("exactly one of " + byId).isEqualTo(1);
-        return byId.fieldNames().next();
     }
 
     private static String idOf(JsonNode byId, JsonNode block) {
@@ -374,23 +355,5 @@ class IamStackTest {
         Map<String, JsonNode> result = new HashMap<>();
         byId.forEach(block -> result.put(block.path(field).asText(), block));
         return result;
-    }
-
-    private static String output(JsonNode stack, String name) {
-        JsonNode output = stack.path("output").path(name);
-        assertThat(output.isMissingNode()).as("output " + name).isFalse();
-        return output.path("value").asText();
-    }
-
-    private static List<String> texts(JsonNode array) {
-        List<String> values = new ArrayList<>();
-        array.forEach(v -> values.add(v.asText()));
-        return values;
-    }
-
-    private static List<String> fieldNames(JsonNode node) {
-        List<String> names = new ArrayList<>();
-        node.fieldNames().forEachRemaining(names::add);
-        return names;
     }
 }

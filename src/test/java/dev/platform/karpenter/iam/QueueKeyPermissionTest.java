@@ -1,30 +1,39 @@
 package dev.platform.karpenter.iam;
 
+import static dev.platform.karpenter.testing.Json.texts;
+import static dev.platform.karpenter.testing.Synthesized.dataAddress;
 import static dev.platform.karpenter.testing.Synthesized.dataSources;
+import static dev.platform.karpenter.testing.Synthesized.onlyData;
 import static dev.platform.karpenter.testing.Synthesized.resources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A queue encrypted with a customer managed key: the controller may decrypt with exactly that key. */
 class QueueKeyPermissionTest {
     private static final String KEY_ALIAS = "alias/karpenter-queue";
-    private static final JsonNode WITH_KEY = Synthesized.of(TestConfigs.config(TestConfigs.V1,
-            "queue_kms_key_id = \"" + KEY_ALIAS + "\"")).stack("demo-iam");
-    private static final JsonNode WITHOUT_KEY = Synthesized.of(TestConfigs.config(TestConfigs.V1)).stack("demo-iam");
+    @RegisterExtension
+    static final Synthesized APP = Synthesized.app()
+            .cluster("withkey", TestConfigs.V1, "queue_kms_key_id = \"" + KEY_ALIAS + "\"")
+            .cluster("withoutkey", TestConfigs.V1)
+            .synthesize();
+    private static final JsonNode WITH_KEY = APP.stack("withkey-iam");
+    private static final JsonNode WITHOUT_KEY = APP.stack("withoutkey-iam");
 
     @Test
     void resolvesTheConfiguredKeyToItsArnAndAllowsDecryptOnIt() {
-        JsonNode key = dataSources(WITH_KEY, "aws_kms_key").elements().next();
+        JsonNode key = onlyData(WITH_KEY, "aws_kms_key");
         assertThat(key.path("key_id").asText()).isEqualTo(KEY_ALIAS);
-        String keyArn = "${data.aws_kms_key." + dataSources(WITH_KEY, "aws_kms_key").fieldNames().next() + ".arn}";
+        String keyArn = "${" + dataAddress(WITH_KEY, "aws_kms_key") + ".arn}";
 
-        JsonNode document = policyDocument(WITH_KEY, "KarpenterController-demo-QueueEncryption");
+        JsonNode document = policyDocument(WITH_KEY, "KarpenterController-withkey-QueueEncryption");
         assertThat(document.path("Statement")).hasSize(1);
         JsonNode statement = document.path("Statement").get(0);
         assertThat(statement.path("Sid").asText()).isEqualTo("AllowInterruptionQueueDecryption");
@@ -43,7 +52,7 @@ class QueueKeyPermissionTest {
     private static JsonNode policyDocument(JsonNode stack, String name) {
         for (JsonNode policy : resources(stack, "aws_iam_policy")) {
             if (policy.path("name").asText().equals(name)) {
-                return Synthesized.parse(policy.path("policy").asText());
+                return Json.parse(policy.path("policy").asText());
             }
         }
         throw new AssertionError("no managed policy " + name + " in " + policyNames(stack));
@@ -53,15 +62,5 @@ class QueueKeyPermissionTest {
         List<String> names = new ArrayList<>();
         resources(stack, "aws_iam_policy").forEach(policy -> names.add(policy.path("name").asText()));
         return names;
-    }
-
-    private static List<String> texts(JsonNode array) {
-        List<String> values = new ArrayList<>();
-        array.forEach(v -> values.add(v.asText()));
-        return values;
-    }
-
-    private static Iterable<java.util.Map.Entry<String, JsonNode>> iterable(JsonNode node) {
-        return node::fields;
     }
 }

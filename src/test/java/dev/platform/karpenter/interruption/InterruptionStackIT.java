@@ -1,5 +1,6 @@
 package dev.platform.karpenter.interruption;
 
+import static dev.platform.karpenter.testing.Json.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,7 +12,6 @@ import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TerraformRunner;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -162,16 +162,6 @@ class InterruptionStackIT {
 
     private static JsonNode pattern(String source, String detailType) {
         return JSON.valueToTree(Map.of("source", List.of(source), "detail-type", List.of(detailType)));
-    }
-
-    private static List<String> texts(JsonNode node) {
-        List<String> values = new ArrayList<>();
-        if (node.isArray()) {
-            node.forEach(value -> values.add(value.asText()));
-        } else {
-            values.add(node.asText());
-        }
-        return values;
     }
 
     /** Runs a terraform step and prints how long it took, for the record of apply/plan/destroy times. */

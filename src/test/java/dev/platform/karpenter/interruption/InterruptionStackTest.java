@@ -1,24 +1,23 @@
 package dev.platform.karpenter.interruption;
 
 import static dev.platform.karpenter.testing.Synthesized.dataSources;
+import static dev.platform.karpenter.testing.Synthesized.onlyId;
 import static dev.platform.karpenter.testing.Synthesized.onlyResource;
+import static dev.platform.karpenter.testing.Synthesized.output;
 import static dev.platform.karpenter.testing.Synthesized.resources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.hashicorp.cdktf.App;
 import com.hashicorp.cdktf.AppConfig;
 import com.hashicorp.cdktf.TerraformOutput;
 import com.hashicorp.cdktf.TerraformOutputConfig;
 import com.hashicorp.cdktf.TerraformStack;
 import com.hashicorp.cdktf.Token;
-import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ResourceNames;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,13 +25,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class InterruptionStackTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String KEY_ARN = "arn:aws:kms:us-west-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab";
     private static final String LONGEST_CLUSTER = "c".repeat(50);
 
@@ -43,16 +42,14 @@ class InterruptionStackTest {
     private static final String CAPACITY_RESERVATION = "EC2 Capacity Reservation Instance Interruption Warning";
 
     /** One app with a cluster per case: synthesis is the slow part. */
-    private static final Synthesized APP = Synthesized.of(
-            cluster("v030", "v0.30.0", "tags = { Team = \"platform\" }"),
-            cluster("v19", "1.9.0"),
-            cluster("v110", "1.10.0"),
-            cluster("kms", "1.14.1", "queue_name = \"karpenter-kms\"", "queue_kms_key_id = \"" + KEY_ARN + "\""),
-            cluster(LONGEST_CLUSTER, "1.14.1"));
-
-    private static ClusterConfig cluster(String name, String chartVersion, String... extraLines) {
-        return TestConfigs.configFor(name, "us-west-2", chartVersion, extraLines);
-    }
+    @RegisterExtension
+    static final Synthesized APP = Synthesized.app()
+            .cluster("v030", "v0.30.0", "tags = { Team = \"platform\" }")
+            .cluster("v19", "1.9.0")
+            .cluster("v110", "1.10.0")
+            .cluster("kms", "1.14.1", "queue_name = \"karpenter-kms\"", "queue_kms_key_id = \"" + KEY_ARN + "\"")
+            .cluster(LONGEST_CLUSTER, "1.14.1")
+            .synthesize();
 
     private static JsonNode stack(String cluster) {
         return APP.stack(cluster + "-interruption");
@@ -92,13 +89,13 @@ class InterruptionStackTest {
     }
 
     @Test
-    void queuePolicyLetsEventBridgeAndSqsSendInThePartitionOfTheAccount() throws IOException {
+    void queuePolicyLetsEventBridgeAndSqsSendInThePartitionOfTheAccount() {
         JsonNode stack = stack("v030");
         String dnsSuffix = ref("data.aws_partition", onlyId(dataSources(stack, "aws_partition")), "dns_suffix");
 
         JsonNode allow = policyDocument(stack).path("Statement").get(0);
 
-        assertThat(allow).isEqualTo(JSON.readTree("""
+        assertThat(allow).isEqualTo(Json.parse("""
                 {
                   "Effect": "Allow",
                   "Principal": {"Service": ["events.%1$s", "sqs.%1$s"]},
@@ -109,12 +106,12 @@ class InterruptionStackTest {
     }
 
     @Test
-    void queuePolicyDeniesEveryRequestWithoutTls() throws IOException {
+    void queuePolicyDeniesEveryRequestWithoutTls() {
         JsonNode stack = stack("v030");
 
         JsonNode deny = policyDocument(stack).path("Statement").get(1);
 
-        assertThat(deny).isEqualTo(JSON.readTree("""
+        assertThat(deny).isEqualTo(Json.parse("""
                 {
                   "Sid": "DenyHTTP",
                   "Effect": "Deny",
@@ -141,7 +138,7 @@ class InterruptionStackTest {
     void oneRulePerHandledEventMatchingExactlyItsSourceAndDetailType(String cluster, List<String> detailTypes) {
         Map<String, JsonNode> patternsByName = new LinkedHashMap<>();
         resources(stack(cluster), "aws_cloudwatch_event_rule").forEach(rule ->
-                patternsByName.put(rule.path("name").asText(), Synthesized.parse(rule.path("event_pattern").asText())));
+                patternsByName.put(rule.path("name").asText(), Json.parse(rule.path("event_pattern").asText())));
 
         assertThat(resources(stack(cluster), "aws_cloudwatch_event_rule")).hasSize(detailTypes.size());
         Map<String, JsonNode> expected = new LinkedHashMap<>();
@@ -187,8 +184,8 @@ class InterruptionStackTest {
         JsonNode stack = stack("v030");
         String queue = queueId(stack);
 
-        assertThat(stack.at("/output/karpenter_sqs_queue_name/value").asText()).isEqualTo(ref("aws_sqs_queue", queue, "name"));
-        assertThat(stack.at("/output/karpenter_sqs_queue_arn/value").asText()).isEqualTo(ref("aws_sqs_queue", queue, "arn"));
+        assertThat(output(stack, "karpenter_sqs_queue_name")).isEqualTo(ref("aws_sqs_queue", queue, "name"));
+        assertThat(output(stack, "karpenter_sqs_queue_arn")).isEqualTo(ref("aws_sqs_queue", queue, "arn"));
     }
 
     @Test
@@ -196,13 +193,13 @@ class InterruptionStackTest {
         JsonNode provider = stack("v030").path("provider").path("aws").get(0);
 
         assertThat(provider.path("region").asText()).isEqualTo("us-west-2");
-        assertThat(provider.at("/default_tags/0/tags")).isEqualTo(JSON.valueToTree(Map.of("Team", "platform")));
+        assertThat(provider.at("/default_tags/0/tags")).isEqualTo(Json.tree(Map.of("Team", "platform")));
     }
 
     @Test
     void accessorsAreCrossStackReferencesToTheQueue(@TempDir Path outdir) {
         App app = new App(AppConfig.builder().outdir(outdir.toString()).build());
-        InterruptionStack interruption = new InterruptionStack(app, cluster("demo", "1.14.1"));
+        InterruptionStack interruption = new InterruptionStack(app, TestConfigs.config(TestConfigs.V1));
         TerraformStack consumer = new TerraformStack(app, "consumer");
         new TerraformOutput(consumer, "queue_name", TerraformOutputConfig.builder().value(interruption.queueName()).build());
         new TerraformOutput(consumer, "queue_arn", TerraformOutputConfig.builder().value(interruption.queueArn()).build());
@@ -225,33 +222,20 @@ class InterruptionStackTest {
     }
 
     private static JsonNode readStack(Path outdir, String name) {
-        try {
-            return JSON.readTree(outdir.resolve("stacks").resolve(name).resolve("cdk.tf.json").toFile());
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
+        return Json.read(outdir.resolve("stacks").resolve(name).resolve("cdk.tf.json"));
     }
 
     private static JsonNode pattern(String source, String detailType) {
-        return JSON.valueToTree(Map.of("source", List.of(source), "detail-type", List.of(detailType)));
+        return Json.tree(Map.of("source", List.of(source), "detail-type", List.of(detailType)));
     }
 
     /** The queue's policy as IAM reads it (JSON, with Terraform interpolations in its strings). */
     private static JsonNode policyDocument(JsonNode stack) {
-        try {
-            return JSON.readTree(onlyResource(stack, "aws_sqs_queue_policy").path("policy").asText());
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
+        return Json.parse(onlyResource(stack, "aws_sqs_queue_policy").path("policy").asText());
     }
 
     private static String queueId(JsonNode stack) {
         return onlyId(resources(stack, "aws_sqs_queue"));
-    }
-
-    private static String onlyId(JsonNode byId) {
-        assertThat(byId).hasSize(1);
-        return byId.fieldNames().next();
     }
 
     private static String ref(String type, String id, String attribute) {

@@ -3,9 +3,7 @@ package dev.platform.karpenter.nodepools;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import java.io.IOException;
+import dev.platform.karpenter.testing.Json;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -13,8 +11,8 @@ import org.junit.jupiter.api.Test;
 class SampleWorkloadTest {
 
     @Test
-    void isAnInflateDeploymentOfPausePodsAskingOneCpuEach() throws IOException {
-        JsonNode deployment = new ObjectMapper(new YAMLFactory()).readTree(Path.of("sample-workload/pause.yaml").toFile());
+    void isAnInflateDeploymentOfPausePodsAskingOneCpuEach() {
+        JsonNode deployment = Json.readYaml(Path.of("sample-workload/pause.yaml"));
 
         assertThat(deployment.path("apiVersion").asText()).isEqualTo("apps/v1");
         assertThat(deployment.path("kind").asText()).isEqualTo("Deployment");

@@ -2,32 +2,26 @@ package dev.platform.karpenter.release;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class HelmValueKeysTest {
 
-    @Test
-    void every0xReleaseReadsTheSettingsAwsKeys() {
-        for (String version : new String[] {"v0.30.0", "v0.31.4"}) {
-            HelmValueKeys keys = KarpenterRelease.of(version).valueKeys();
-            assertThat(keys.clusterName()).hasToString("settings.aws.clusterName");
-            assertThat(keys.clusterEndpoint()).hasToString("settings.aws.clusterEndpoint");
-            assertThat(keys.interruptionQueue()).hasToString("settings.aws.interruptionQueueName");
-            assertThat(keys.defaultInstanceProfile()).hasValueSatisfying(
-                    path -> assertThat(path).hasToString("settings.aws.defaultInstanceProfile"));
-        }
-    }
-
-    @Test
-    void every1xReleaseReadsTheSettingsKeysAndHasNoInstanceProfile() {
-        for (String version : new String[] {"1.0.0", "1.14.1"}) {
-            HelmValueKeys keys = KarpenterRelease.of(version).valueKeys();
-            assertThat(keys.clusterName()).hasToString("settings.clusterName");
-            assertThat(keys.clusterEndpoint()).hasToString("settings.clusterEndpoint");
-            assertThat(keys.interruptionQueue()).hasToString("settings.interruptionQueue");
-            assertThat(keys.defaultInstanceProfile()).isEmpty();
-            assertThat(KarpenterRelease.of(version).needsInstanceProfile()).isFalse();
-        }
+    /** @param prefix where the generation keeps its settings; 0.x also names the node instance profile */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"v0.30.0, settings.aws., interruptionQueueName, settings.aws.defaultInstanceProfile",
+            "v0.31.4, settings.aws., interruptionQueueName, settings.aws.defaultInstanceProfile",
+            "1.0.0, settings., interruptionQueue, ", "1.14.1, settings., interruptionQueue, "})
+    void eachGenerationReadsItsOwnSettingsKeys(String chartVersion, String prefix, String queueKey, String profile) {
+        KarpenterRelease release = KarpenterRelease.of(chartVersion);
+        HelmValueKeys keys = release.valueKeys();
+        assertThat(keys.clusterName()).hasToString(prefix + "clusterName");
+        assertThat(keys.clusterEndpoint()).hasToString(prefix + "clusterEndpoint");
+        assertThat(keys.interruptionQueue()).hasToString(prefix + queueKey);
+        assertThat(keys.defaultInstanceProfile().map(ValuePath::toString)).isEqualTo(Optional.ofNullable(profile));
+        assertThat(release.needsInstanceProfile()).isEqualTo(profile != null);
     }
 
     @Test

@@ -5,35 +5,31 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.platform.karpenter.config.ResourceNames;
 import dev.platform.karpenter.release.InterruptionEvents.Event;
+import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class InterruptionEventsTest {
 
-    @ParameterizedTest
-    @ValueSource(strings = {"v0.30.0", "v0.31.4", "1.0.0", "1.9.3"})
-    void releasesBefore110HandleHealthSpotRebalanceAndStateChange(String chartVersion) {
-        assertThat(InterruptionEvents.handledBy(KarpenterRelease.of(chartVersion)))
-                .extracting(Event::source, Event::detailType)
-                .containsExactly(
-                        tuple("aws.health", "AWS Health Event"),
-                        tuple("aws.ec2", "EC2 Spot Instance Interruption Warning"),
-                        tuple("aws.ec2", "EC2 Instance Rebalance Recommendation"),
-                        tuple("aws.ec2", "EC2 Instance State-change Notification"));
-    }
+    /** Every release handles these four; 1.10 and later also capacity reservation interruptions. */
+    @ParameterizedTest(name = "{0}: capacity reservations {1}")
+    @CsvSource({"v0.30.0, false", "v0.31.4, false", "1.0.0, false", "1.9.3, false", "1.10.0, true", "1.14.1, true"})
+    void handlesHealthSpotRebalanceStateChangeAndFrom110CapacityReservations(String chartVersion, boolean capacity) {
+        List<Tuple> expected = new ArrayList<>(List.of(
+                tuple("aws.health", "AWS Health Event"),
+                tuple("aws.ec2", "EC2 Spot Instance Interruption Warning"),
+                tuple("aws.ec2", "EC2 Instance Rebalance Recommendation"),
+                tuple("aws.ec2", "EC2 Instance State-change Notification")));
+        if (capacity) {
+            expected.add(tuple("aws.ec2", "EC2 Capacity Reservation Instance Interruption Warning"));
+        }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"1.10.0", "1.14.1"})
-    void releasesFrom110AlsoHandleCapacityReservationInterruptions(String chartVersion) {
         assertThat(InterruptionEvents.handledBy(KarpenterRelease.of(chartVersion)))
                 .extracting(Event::source, Event::detailType)
-                .containsExactly(
-                        tuple("aws.health", "AWS Health Event"),
-                        tuple("aws.ec2", "EC2 Spot Instance Interruption Warning"),
-                        tuple("aws.ec2", "EC2 Instance Rebalance Recommendation"),
-                        tuple("aws.ec2", "EC2 Instance State-change Notification"),
-                        tuple("aws.ec2", "EC2 Capacity Reservation Instance Interruption Warning"));
+                .containsExactlyElementsOf(expected);
     }
 
     @ParameterizedTest

@@ -4,41 +4,45 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class KarpenterReleaseTest {
 
-    @Test
-    void v0ReleasesUseTheAlphaApisAndTheSeedsSettings() {
-        KarpenterRelease release = KarpenterRelease.of("v0.30.0");
+    /** v0.x: the seed's alpha APIs and settings; 1.x: the v1 APIs, spelled without the leading v. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "v0.30.0, V1ALPHA5, 23, 27, AmazonEC2ContainerRegistryReadOnly, true, false, false",
+            "1.14.1, V1, 26, 36, AmazonEC2ContainerRegistryPullOnly, false, true, true"})
+    void eachGenerationHasItsApisPoliciesAndFeatures(String version, ApiGeneration apis, int minKubernetes,
+            int maxKubernetes, String ecrPolicy, boolean instanceProfile, boolean capacityReservations,
+            boolean podIdentity) {
+        KarpenterRelease release = KarpenterRelease.of(version);
 
-        assertThat(release.apiGeneration()).isEqualTo(ApiGeneration.V1ALPHA5);
-        assertThat(release.chartVersion()).isEqualTo("v0.30.0");
-        assertThat(release.supportedKubernetes()).isEqualTo(new KubernetesRange(23, 27));
-        assertThat(release.poolTagKey()).isEqualTo("karpenter.sh/provisioner-name");
-        assertThat(release.nodeEcrPolicyName()).isEqualTo("AmazonEC2ContainerRegistryReadOnly");
-        assertThat(release.needsInstanceProfile()).isTrue();
-        assertThat(release.handlesCapacityReservationInterruptions()).isFalse();
-        assertThat(release.supportsPodIdentity()).isFalse();
-    }
-
-    @Test
-    void v1ReleasesUseTheV1ApisWithoutTheLeadingV() {
-        KarpenterRelease release = KarpenterRelease.of("1.14.1");
-
-        assertThat(release.apiGeneration()).isEqualTo(ApiGeneration.V1);
-        assertThat(release.chartVersion()).isEqualTo("1.14.1");
-        assertThat(release.supportedKubernetes()).isEqualTo(new KubernetesRange(26, 36));
-        assertThat(release.poolTagKey()).isEqualTo("karpenter.sh/nodepool");
-        assertThat(release.nodeEcrPolicyName()).isEqualTo("AmazonEC2ContainerRegistryPullOnly");
-        assertThat(release.needsInstanceProfile()).isFalse();
-        assertThat(release.handlesCapacityReservationInterruptions()).isTrue();
-        assertThat(release.supportsPodIdentity()).isTrue();
+        assertThat(release.apiGeneration()).isEqualTo(apis);
+        assertThat(release.chartVersion()).isEqualTo(version);
+        assertThat(release.supportedKubernetes()).isEqualTo(new KubernetesRange(minKubernetes, maxKubernetes));
+        assertThat(release.nodeEcrPolicyName()).isEqualTo(ecrPolicy);
+        assertThat(release.needsInstanceProfile()).isEqualTo(instanceProfile);
+        assertThat(release.handlesCapacityReservationInterruptions()).isEqualTo(capacityReservations);
+        assertThat(release.supportsPodIdentity()).isEqualTo(podIdentity);
     }
 
     @Test
     void capacityReservationHandlingStartsAt110() {
         assertThat(KarpenterRelease.of("1.9.0").handlesCapacityReservationInterruptions()).isFalse();
         assertThat(KarpenterRelease.of("1.10.0").handlesCapacityReservationInterruptions()).isTrue();
+    }
+
+    @Test
+    void kubernetesSupportFollowsUpstreamsMatrixToThePatch() {
+        assertThat(KarpenterRelease.of("1.0.4").supportedKubernetes()).isEqualTo(new KubernetesRange(25, 30));
+        assertThat(KarpenterRelease.of("1.0.5").supportedKubernetes()).isEqualTo(new KubernetesRange(25, 31));
+        assertThat(KarpenterRelease.of("1.4.0").supportedKubernetes()).isEqualTo(new KubernetesRange(25, 32));
+        assertThat(KarpenterRelease.of("1.13.0").supportedKubernetes()).isEqualTo(new KubernetesRange(26, 36));
+        // The v1beta1 releases are not generated here, but their range is known (another generation may use it).
+        assertThat(new KarpenterRelease(0, 32, 0).supportedKubernetes()).isEqualTo(new KubernetesRange(23, 28));
+        assertThat(new KarpenterRelease(0, 37, 8).supportedKubernetes()).isEqualTo(new KubernetesRange(23, 30));
     }
 
     @Test
@@ -60,7 +64,6 @@ class KarpenterReleaseTest {
         assertThat(KarpenterRelease.of("0.34.13").chartVersion()).isEqualTo("v0.34.13");
         assertThat(KarpenterRelease.of("v0.35.12").chartVersion()).isEqualTo("0.35.12");
         assertThat(KarpenterRelease.of("v0.37.8").minorSeries()).isEqualTo("0.37.x");
-        assertThat(v032.poolTagKey()).isEqualTo("karpenter.sh/nodepool");
         assertThat(v032.nodeEcrPolicyName()).isEqualTo("AmazonEC2ContainerRegistryReadOnly");
         assertThat(v032.valueKeys().interruptionQueue()).isEqualTo(ValuePath.of("settings", "interruptionQueue"));
         assertThat(v032.supportedKubernetes()).hasToString("1.23 to 1.28");

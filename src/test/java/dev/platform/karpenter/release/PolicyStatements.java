@@ -1,7 +1,7 @@
 package dev.platform.karpenter.release;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.platform.karpenter.testing.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -23,7 +23,6 @@ import java.util.TreeSet;
  * Order never matters in IAM, so actions, resources and condition values are sets.
  */
 public final class PolicyStatements {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Comparator<Normalized> BY_SID = Comparator.comparing(Normalized::sid)
             .thenComparing(Normalized::toString);
 
@@ -56,7 +55,7 @@ public final class PolicyStatements {
             text = text.replace(parameter.getKey(), parameter.getValue());
         }
         Map<String, Set<Normalized>> groups = new LinkedHashMap<>();
-        parse(text).fields().forEachRemaining(group -> groups.put(group.getKey(), fromIamJson(group.getValue())));
+        Json.parse(text).fields().forEachRemaining(group -> groups.put(group.getKey(), fromIamJson(group.getValue())));
         return groups;
     }
 
@@ -78,15 +77,11 @@ public final class PolicyStatements {
 
     /** The statements of a policy document's JSON, as the app renders it or AWS returns it. */
     public static Set<Normalized> fromDocument(String policyJson) {
-        return fromIamJson(parse(policyJson).path("Statement"));
+        return fromIamJson(Json.parse(policyJson).path("Statement"));
     }
 
     private static SortedSet<String> texts(JsonNode stringOrArray) {
-        SortedSet<String> values = new TreeSet<>();
-        for (JsonNode value : asArray(stringOrArray)) {
-            values.add(value.asText());
-        }
-        return values;
+        return new TreeSet<>(Json.texts(stringOrArray));
     }
 
     private static Iterable<JsonNode> asArray(JsonNode node) {
@@ -94,14 +89,6 @@ public final class PolicyStatements {
             return List.of();
         }
         return node.isArray() ? node : List.of(node);
-    }
-
-    private static JsonNode parse(String json) {
-        try {
-            return JSON.readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static String readResource(String name) {

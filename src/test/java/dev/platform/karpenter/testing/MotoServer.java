@@ -147,32 +147,20 @@ public final class MotoServer implements AutoCloseable {
     }
 
     public List<String> listRoleNames() {
-        return strings(boto3("""
-                pages = boto3.client("iam").get_paginator("list_roles").paginate()
-                emit([r["RoleName"] for p in pages for r in p["Roles"]])
-                """));
+        return listAll("iam", "list_roles", "", "Roles", "RoleName");
     }
 
     /** Customer-managed policies only (scope Local); AWS-managed ones are not under test. */
     public List<String> listPolicyNames() {
-        return strings(boto3("""
-                pages = boto3.client("iam").get_paginator("list_policies").paginate(Scope="Local")
-                emit([p["PolicyName"] for page in pages for p in page["Policies"]])
-                """));
+        return listAll("iam", "list_policies", "Scope=\"Local\"", "Policies", "PolicyName");
     }
 
     public List<String> listInstanceProfileNames() {
-        return strings(boto3("""
-                pages = boto3.client("iam").get_paginator("list_instance_profiles").paginate()
-                emit([p["InstanceProfileName"] for page in pages for p in page["InstanceProfiles"]])
-                """));
+        return listAll("iam", "list_instance_profiles", "", "InstanceProfiles", "InstanceProfileName");
     }
 
     public List<String> listQueueUrls() {
-        return strings(boto3("""
-                pages = boto3.client("sqs").get_paginator("list_queues").paginate()
-                emit([u for p in pages for u in p.get("QueueUrls", [])])
-                """));
+        return listAll("sqs", "list_queues", "", "QueueUrls", null);
     }
 
     /** All attributes of the queue, e.g. MessageRetentionPeriod, SqsManagedSseEnabled, Policy. */
@@ -188,10 +176,18 @@ public final class MotoServer implements AutoCloseable {
 
     /** Rules on the default event bus. */
     public List<String> listRuleNames() {
-        return strings(boto3("""
-                pages = boto3.client("events").get_paginator("list_rules").paginate()
-                emit([r["Name"] for p in pages for r in p["Rules"]])
-                """));
+        return listAll("events", "list_rules", "", "Rules", "Name");
+    }
+
+    /**
+     * Every item of a paginated list call, e.g. the "RoleName" of each of "Roles" from iam list_roles; {@code field}
+     * null for lists of plain strings.
+     */
+    private List<String> listAll(String client, String operation, String arguments, String listKey, String field) {
+        return Json.texts(boto3("""
+                pages = boto3.client("%s").get_paginator("%s").paginate(%s)
+                emit([item%s for page in pages for item in page.get("%s", [])])
+                """.formatted(client, operation, arguments, field == null ? "" : "[\"" + field + "\"]", listKey)));
     }
 
     /** The rule's targets as returned by ListTargetsByRule (objects with Id, Arn, ...). */
@@ -281,12 +277,6 @@ public final class MotoServer implements AutoCloseable {
 
     private URI uri(String path) {
         return URI.create(endpoint() + path);
-    }
-
-    private static List<String> strings(JsonNode array) {
-        List<String> values = new ArrayList<>();
-        array.forEach(node -> values.add(node.asText()));
-        return values;
     }
 
     private static int freeLoopbackPort() {

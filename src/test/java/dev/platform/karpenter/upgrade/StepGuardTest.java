@@ -67,8 +67,9 @@ class StepGuardTest {
 
         assertThat(overridden.stack("demo-iam").at("/output/karpenter_step_guard").isMissingNode()).isTrue();
         assertThat(overridden.stack("demo-iam").at("/output/karpenter_chart_version/value").asText()).isEqualTo("1.14.1");
-        assertThat(overridden.stack("demo-karpenter").at("/resource/helm_release/karpenter_crd/lifecycle/precondition").isMissingNode()
-                || overridden.stack("demo-karpenter").at("/resource/helm_release/karpenter_crd/lifecycle/precondition").isEmpty()).isTrue();
-        assertThat(LOCAL.stack("demo-karpenter").at("/resource/helm_release/karpenter_crd/lifecycle/precondition")).hasSize(1);
+        for (String stack : new String[] {"demo-iam", "demo-karpenter"}) {
+            assertThat(overridden.stack(stack).at("/data/aws_eks_cluster").toString()).as(stack).doesNotContain("supports Kubernetes");
+            assertThat(LOCAL.stack(stack).at("/data/aws_eks_cluster").toString()).as(stack).contains("supports Kubernetes");
+        }
     }
 }

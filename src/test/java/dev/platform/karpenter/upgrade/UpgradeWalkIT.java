@@ -44,7 +44,7 @@ class UpgradeWalkIT {
 
     @Test
     void theSeedsClusterWalksTo114WithoutReplacingItsRolesOrQueue() throws IOException {
-        nodeRole = MOTO.server().createEksCluster(NAME, "1.28").nodeRoleName();
+        nodeRole = MOTO.server().createEksCluster(NAME, "1.27").nodeRoleName();
         deploy("v0.30.0");
         Map<String, String> identities = identities();
         assertThat(identities).hasSize(3);

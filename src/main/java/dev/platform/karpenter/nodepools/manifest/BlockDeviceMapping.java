@@ -1,5 +1,6 @@
 package dev.platform.karpenter.nodepools.manifest;
 
+import dev.platform.karpenter.config.AmiFamily;
 import java.util.List;
 
 /** An EBS volume of the node class, the same shape in AWSNodeTemplate and EC2NodeClass. */
@@ -16,5 +17,10 @@ public record BlockDeviceMapping(String deviceName, Ebs ebs) {
         return List.of(
                 new BlockDeviceMapping("/dev/xvda", new Ebs("gp3", "4Gi", true, true)),
                 new BlockDeviceMapping("/dev/xvdb", new Ebs("gp3", "20Gi", true, true)));
+    }
+
+    /** Bottlerocket's volumes, or none: the other families' AMIs bring suitable defaults. */
+    static List<BlockDeviceMapping> forFamily(AmiFamily family) {
+        return family == AmiFamily.BOTTLEROCKET ? bottlerocket() : List.of();
     }
 }

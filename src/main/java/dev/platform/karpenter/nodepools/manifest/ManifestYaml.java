@@ -1,5 +1,6 @@
 package dev.platform.karpenter.nodepools.manifest;
 
+import dev.platform.karpenter.config.TerraformStrings;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -44,8 +45,11 @@ public final class ManifestYaml {
         }
     }
 
-    /** Helm values holding the objects, for the chart template that writes each one out with toYaml. */
+    /**
+     * Helm values holding the objects, for the chart template that writes each one out with toYaml; literal for
+     * Terraform, which reads the values as a template (labels, taints and tags in them are the user's).
+     */
     public static String helmValues(List<?> objects) {
-        return document(Map.of("manifests", objects));
+        return TerraformStrings.literal(document(Map.of("manifests", objects)));
     }
 }

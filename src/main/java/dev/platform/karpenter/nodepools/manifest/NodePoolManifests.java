@@ -1,20 +1,18 @@
 package dev.platform.karpenter.nodepools.manifest;
 
 import dev.platform.karpenter.config.NodePoolSettings;
+import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.release.DeclaredApis;
-import dev.platform.karpenter.release.KarpenterRelease;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The pools and the node class of one Karpenter API generation: which kinds, apiVersions and field names it uses.
  * Chosen once from the release, so no other code asks which generation it renders for.
  */
 public interface NodePoolManifests {
-
-    static NodePoolManifests forRelease(KarpenterRelease release) {
-        return of(release.apiGeneration());
-    }
 
     /** The objects of every declared generation: at 0.32 before retiring, the Provisioners beside the NodePools. */
     static NodePoolManifests forApis(DeclaredApis apis) {
@@ -49,6 +47,15 @@ public interface NodePoolManifests {
 
     /** Name of the plain file for {@code kubectl apply -f}: the seed's name on 0.x. */
     String plainFileName();
+
+    /** A pool object per pool of the settings, in their order, then the node class. */
+    static List<KubernetesObject<?>> poolsThenNodeClass(NodePoolSettings settings,
+            Function<PoolSettings, KubernetesObject<?>> pool, KubernetesObject<?> nodeClass) {
+        List<KubernetesObject<?>> objects = new ArrayList<>();
+        settings.pools().forEach(each -> objects.add(pool.apply(each)));
+        objects.add(nodeClass);
+        return List.copyOf(objects);
+    }
 
     /** Name of the node class every pool references. */
     String NODE_CLASS = "default";

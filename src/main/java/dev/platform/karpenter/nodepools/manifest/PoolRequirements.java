@@ -2,9 +2,11 @@ package dev.platform.karpenter.nodepools.manifest;
 
 import dev.platform.karpenter.config.PoolSettings;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
-/** The requirements of a pool, the same in both generations: capacity type, architecture, OS, instance shape. */
+/** What every generation says the same way about a pool: requirements (capacity type, architecture, OS, instance shape), limits, taints. */
 final class PoolRequirements {
     private PoolRequirements() {
     }
@@ -22,6 +24,14 @@ final class PoolRequirements {
                 List.of(String.valueOf(pool.instanceGenerationMin() - 1))));
         pool.requirements().forEach(r -> requirements.add(new Requirement(r.key(), r.operator(), r.values())));
         return List.copyOf(requirements);
+    }
+
+    /** The pool's limits, the same keys in every generation. */
+    static Map<String, Object> limits(PoolSettings pool) {
+        Map<String, Object> limits = new LinkedHashMap<>();
+        limits.put("cpu", pool.cpuLimit());
+        limits.put("memory", pool.memoryLimit());
+        return limits;
     }
 
     static List<Taint> taints(PoolSettings pool) {

@@ -1,10 +1,8 @@
 package dev.platform.karpenter.nodepools.manifest;
 
-import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.config.NodePoolSettings;
 import dev.platform.karpenter.config.PoolSettings;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import dev.platform.karpenter.release.ApiGeneration;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -19,7 +17,7 @@ final class V1Alpha5Manifests implements NodePoolManifests {
     static final String PROVISIONER_API = "karpenter.sh/v1alpha5";
     static final String NODE_TEMPLATE_API = "karpenter.k8s.aws/v1alpha1";
     /** The label Karpenter 0.x puts on the nodes it launches. */
-    static final String POOL_LABEL = "karpenter.sh/provisioner-name";
+    static final String POOL_LABEL = ApiGeneration.V1ALPHA5.poolLabel();
     /** The hook's Job gives up this much before Helm's timeout, so its failure reaches Helm as the error. */
     static final int HOOK_MARGIN_SECONDS = 60;
     private static final Pattern DURATION_PART = Pattern.compile("([0-9]+)(s|m|h)");
@@ -53,21 +51,15 @@ final class V1Alpha5Manifests implements NodePoolManifests {
 
     @Override
     public List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName) {
-        List<KubernetesObject<?>> objects = new ArrayList<>();
-        for (PoolSettings pool : settings.pools()) {
-            objects.add(KubernetesObject.of(PROVISIONER_API, "Provisioner", pool.name(), provisioner(pool)));
-        }
         Map<String, String> selector = Map.of(settings.discoveryTagKey(), settings.discoveryTagValue());
-        objects.add(KubernetesObject.of(NODE_TEMPLATE_API, "AWSNodeTemplate", NODE_CLASS, new AwsNodeTemplateSpec(
-                settings.amiFamily().setting(), selector, selector,
-                settings.amiFamily() == AmiFamily.BOTTLEROCKET ? BlockDeviceMapping.bottlerocket() : List.of())));
-        return List.copyOf(objects);
+        return NodePoolManifests.poolsThenNodeClass(settings,
+                pool -> KubernetesObject.of(PROVISIONER_API, "Provisioner", pool.name(), provisioner(pool)),
+                KubernetesObject.of(NODE_TEMPLATE_API, "AWSNodeTemplate", NODE_CLASS, new AwsNodeTemplateSpec(
+                        settings.amiFamily().setting(), selector, selector, BlockDeviceMapping.forFamily(settings.amiFamily()))));
     }
 
     private static ProvisionerSpec provisioner(PoolSettings pool) {
-        Map<String, Object> resources = new LinkedHashMap<>();
-        resources.put("cpu", pool.cpuLimit());
-        resources.put("memory", pool.memoryLimit());
+        Map<String, Object> resources = PoolRequirements.limits(pool);
         return new ProvisionerSpec(
                 PoolRequirements.of(pool),
                 pool.labels(),

@@ -1,10 +1,7 @@
 package dev.platform.karpenter.nodepools.manifest;
 
-import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.config.NodePoolSettings;
 import dev.platform.karpenter.config.PoolSettings;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -48,25 +45,16 @@ final class V1Beta1Manifests implements NodePoolManifests {
 
     @Override
     public List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName) {
-        List<KubernetesObject<?>> objects = new ArrayList<>();
-        for (PoolSettings pool : settings.pools()) {
-            objects.add(KubernetesObject.of(NODE_POOL_API, "NodePool", pool.name(), nodePool(pool)));
-        }
-        List<V1Manifests.SelectorTerm> selector = List.of(
-                new V1Manifests.SelectorTerm(Map.of(settings.discoveryTagKey(), settings.discoveryTagValue())));
-        objects.add(KubernetesObject.of(NODE_CLASS_API, NODE_CLASS_KIND, NODE_CLASS, new Ec2NodeClassSpec(
-                settings.amiFamily().setting(),
-                nodeRoleName,
-                selector,
-                selector,
-                settings.amiFamily() == AmiFamily.BOTTLEROCKET ? BlockDeviceMapping.bottlerocket() : List.of())));
-        return List.copyOf(objects);
+        List<V1Manifests.SelectorTerm> selector = V1Manifests.discoverySelector(settings);
+        return NodePoolManifests.poolsThenNodeClass(settings,
+                pool -> KubernetesObject.of(NODE_POOL_API, "NodePool", pool.name(), nodePool(pool)),
+                KubernetesObject.of(NODE_CLASS_API, NODE_CLASS_KIND, NODE_CLASS, new Ec2NodeClassSpec(
+                        settings.amiFamily().setting(), nodeRoleName, selector, selector,
+                        BlockDeviceMapping.forFamily(settings.amiFamily()))));
     }
 
     private static NodePoolSpec nodePool(PoolSettings pool) {
-        Map<String, Object> limits = new LinkedHashMap<>();
-        limits.put("cpu", pool.cpuLimit());
-        limits.put("memory", pool.memoryLimit());
+        Map<String, Object> limits = PoolRequirements.limits(pool);
         Disruption disruption = pool.consolidation()
                 ? new Disruption("WhenUnderutilized", null, pool.expireAfter())
                 // v1alpha5 without consolidation removed empty nodes only after ttlSecondsAfterEmpty, or never.

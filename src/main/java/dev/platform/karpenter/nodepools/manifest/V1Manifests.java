@@ -3,8 +3,6 @@ package dev.platform.karpenter.nodepools.manifest;
 import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.config.NodePoolSettings;
 import dev.platform.karpenter.config.PoolSettings;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -55,24 +53,21 @@ final class V1Manifests implements NodePoolManifests {
 
     @Override
     public List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName) {
-        List<KubernetesObject<?>> objects = new ArrayList<>();
-        for (PoolSettings pool : settings.pools()) {
-            objects.add(KubernetesObject.of(NODE_POOL_API, "NodePool", pool.name(), nodePool(pool)));
-        }
-        List<SelectorTerm> selector = List.of(new SelectorTerm(Map.of(settings.discoveryTagKey(), settings.discoveryTagValue())));
-        objects.add(KubernetesObject.of(NODE_CLASS_API, NODE_CLASS_KIND, NODE_CLASS, new Ec2NodeClassSpec(
-                nodeRoleName,
-                List.of(new AmiSelectorTerm(aliasFamily(settings.amiFamily()) + "@latest")),
-                selector,
-                selector,
-                settings.amiFamily() == AmiFamily.BOTTLEROCKET ? BlockDeviceMapping.bottlerocket() : List.of())));
-        return List.copyOf(objects);
+        List<SelectorTerm> selector = discoverySelector(settings);
+        return NodePoolManifests.poolsThenNodeClass(settings,
+                pool -> KubernetesObject.of(NODE_POOL_API, "NodePool", pool.name(), nodePool(pool)),
+                KubernetesObject.of(NODE_CLASS_API, NODE_CLASS_KIND, NODE_CLASS, new Ec2NodeClassSpec(
+                        nodeRoleName, List.of(new AmiSelectorTerm(aliasFamily(settings.amiFamily()) + "@latest")),
+                        selector, selector, BlockDeviceMapping.forFamily(settings.amiFamily()))));
+    }
+
+    /** Subnets and security groups carrying the discovery tag; the v1beta1 node class selects the same way. */
+    static List<SelectorTerm> discoverySelector(NodePoolSettings settings) {
+        return List.of(new SelectorTerm(Map.of(settings.discoveryTagKey(), settings.discoveryTagValue())));
     }
 
     private static NodePoolSpec nodePool(PoolSettings pool) {
-        Map<String, Object> limits = new LinkedHashMap<>();
-        limits.put("cpu", pool.cpuLimit());
-        limits.put("memory", pool.memoryLimit());
+        Map<String, Object> limits = PoolRequirements.limits(pool);
         return new NodePoolSpec(
                 new Template(pool.labels().isEmpty() ? null : new TemplateMetadata(pool.labels()), new NodeClaimSpec(
                         PoolRequirements.of(pool),

@@ -1,9 +1,10 @@
 package dev.platform.karpenter.nodepools.manifest;
 
 import static dev.platform.karpenter.nodepools.manifest.Rendered.find;
-import static dev.platform.karpenter.nodepools.manifest.V1Alpha5ManifestsTest.requirements;
 import static dev.platform.karpenter.nodepools.manifest.V1Alpha5ManifestsTest.taints;
 import static dev.platform.karpenter.nodepools.manifest.V1Alpha5ManifestsTest.volumes;
+import static dev.platform.karpenter.testing.Json.MISSING;
+import static dev.platform.karpenter.testing.Json.at;
 import static dev.platform.karpenter.testing.TestConfigs.V1;
 import static dev.platform.karpenter.testing.TestConfigs.config;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /** Karpenter 1.x: upstream's NodePool and EC2NodeClass "default", from the settings. */
 class V1ManifestsTest {
-    private static final List<JsonNode> DEFAULTS = Rendered.of(config(V1));
-    private static final List<JsonNode> CUSTOM = Rendered.of(config(V1,
+    static final List<JsonNode> DEFAULTS = Rendered.of(config(V1));
+    static final List<JsonNode> CUSTOM = Rendered.of(config(V1,
             "ami_family = \"AL2023\"",
             "discovery_tag_key = \"example.com/karpenter\"",
             "capacity_types = [\"spot\"]",
@@ -43,31 +44,14 @@ class V1ManifestsTest {
         assertThat(ref.path("name").asText()).isEqualTo("default");
     }
 
+    /** Upstream's limits and expiry; consolidation of underutilized nodes after a minute; no labels, no metadata. */
     @Test
-    void theDefaultNodePoolRequiresUpstreamsInstanceShape() {
+    void theDefaultNodePoolHasUpstreamsLimitsExpiryAndConsolidation() {
         JsonNode spec = find(DEFAULTS, "NodePool", "default").path("spec");
-        JsonNode template = spec.path("template").path("spec");
 
-        assertThat(requirements(template)).containsExactly(
-                "karpenter.sh/capacity-type In [spot, on-demand]",
-                "kubernetes.io/arch In [amd64]",
-                "kubernetes.io/os In [linux]",
-                "karpenter.k8s.aws/instance-category In [c, m, r]",
-                "karpenter.k8s.aws/instance-generation Gt [2]");
-        assertThat(template.path("requirements").get(4).path("values").get(0).isTextual()).as("Gt value is a string").isTrue();
-        assertThat(spec.path("limits").path("cpu").asInt()).isEqualTo(1000);
-        assertThat(spec.path("limits").path("memory").asText()).isEqualTo("1000Gi");
-        assertThat(template.path("expireAfter").asText()).isEqualTo("720h");
-        assertThat(spec.path("template").has("metadata")).as("no labels, no metadata").isFalse();
-        assertThat(template.has("taints")).isFalse();
-    }
-
-    @Test
-    void theDefaultNodePoolConsolidatesUnderutilizedNodesAfterAMinute() {
-        JsonNode disruption = find(DEFAULTS, "NodePool", "default").path("spec").path("disruption");
-
-        assertThat(disruption.path("consolidationPolicy").asText()).isEqualTo("WhenEmptyOrUnderutilized");
-        assertThat(disruption.path("consolidateAfter").asText()).isEqualTo("1m");
+        assertThat(at(spec, "/limits/cpu", "/limits/memory", "/template/spec/expireAfter", "/template/metadata",
+                "/template/spec/taints", "/disruption/consolidationPolicy", "/disruption/consolidateAfter"))
+                .containsExactly("1000", "1000Gi", "720h", MISSING, MISSING, "WhenEmptyOrUnderutilized", "1m");
     }
 
     @Test
@@ -91,43 +75,29 @@ class V1ManifestsTest {
     @Test
     void customSettingsReachEveryField() {
         JsonNode spec = find(CUSTOM, "NodePool", "default").path("spec");
-        JsonNode template = spec.path("template").path("spec");
 
-        assertThat(requirements(template)).containsExactly(
-                "karpenter.sh/capacity-type In [spot]",
-                "kubernetes.io/arch In [arm64]",
-                "kubernetes.io/os In [linux]",
-                "karpenter.k8s.aws/instance-category In [m]",
-                "karpenter.k8s.aws/instance-generation Gt [6]",
-                "karpenter.k8s.aws/instance-cpu Lt [33]");
-        assertThat(spec.path("limits").path("cpu").asInt()).isEqualTo(16);
-        assertThat(spec.path("limits").path("memory").asText()).isEqualTo("64Gi");
-        assertThat(spec.path("disruption").path("consolidationPolicy").asText()).isEqualTo("WhenEmpty");
-        assertThat(spec.path("disruption").path("consolidateAfter").asText()).isEqualTo("10m");
-        assertThat(template.path("expireAfter").asText()).isEqualTo("Never");
-        assertThat(spec.path("template").path("metadata").path("labels").path("team").asText()).isEqualTo("platform");
-        assertThat(taints(template.path("taints"))).containsExactly("dedicated=batch:NoSchedule");
+        assertThat(at(spec, "/limits/cpu", "/limits/memory", "/disruption/consolidationPolicy",
+                "/disruption/consolidateAfter", "/template/spec/expireAfter", "/template/metadata/labels"))
+                .containsExactly("16", "64Gi", "WhenEmpty", "10m", "Never", "{\"team\":\"platform\"}");
+        assertThat(taints(spec.at("/template/spec/taints"))).containsExactly("dedicated=batch:NoSchedule");
     }
 
     @Test
     void customNodeClassUsesTheAl2023AliasAndTagWithoutBottlerocketVolumes() {
         JsonNode spec = find(CUSTOM, "EC2NodeClass", "default").path("spec");
 
-        assertThat(spec.path("amiSelectorTerms")).hasSize(1);
-        assertThat(spec.path("amiSelectorTerms").get(0).path("alias").asText()).isEqualTo("al2023@latest");
-        assertThat(spec.path("subnetSelectorTerms").get(0).path("tags").path("example.com/karpenter").asText()).isEqualTo("demo");
-        assertThat(spec.path("securityGroupSelectorTerms").get(0).path("tags").path("example.com/karpenter").asText()).isEqualTo("demo");
-        assertThat(spec.has("blockDeviceMappings")).isFalse();
+        String selector = "[{\"tags\":{\"example.com/karpenter\":\"demo\"}}]";
+        assertThat(at(spec, "/amiSelectorTerms", "/subnetSelectorTerms", "/securityGroupSelectorTerms", "/blockDeviceMappings"))
+                .containsExactly("[{\"alias\":\"al2023@latest\"}]", selector, selector, MISSING);
     }
 
     @Test
     void extraPoolsBecomeNodePoolsOfTheSameNodeClass() {
         JsonNode spec = find(CUSTOM, "NodePool", "on-demand").path("spec");
 
-        assertThat(requirements(spec.path("template").path("spec")).get(0)).isEqualTo("karpenter.sh/capacity-type In [on-demand]");
-        assertThat(spec.path("template").path("spec").path("nodeClassRef").path("name").asText()).isEqualTo("default");
-        assertThat(spec.path("disruption").path("consolidationPolicy").asText()).isEqualTo("WhenEmptyOrUnderutilized");
-        assertThat(spec.path("disruption").path("consolidateAfter").asText()).as("inherited").isEqualTo("10m");
+        // consolidateAfter is inherited from the top-level settings.
+        assertThat(at(spec, "/template/spec/nodeClassRef/name", "/disruption/consolidationPolicy", "/disruption/consolidateAfter"))
+                .containsExactly("default", "WhenEmptyOrUnderutilized", "10m");
         assertThat(CUSTOM).hasSize(3);
     }
 
@@ -140,12 +110,12 @@ class V1ManifestsTest {
 
     @Test
     void needsNoUninstallHookAsTheNodeClassFinalizerWaitsForTheNodes() {
-        assertThat(NodePoolManifests.forRelease(config(V1).release()).uninstallHook(config(V1).nodePools(), "karpenter", 900))
+        assertThat(NodePoolManifests.forApis(config(V1).apis()).uninstallHook(config(V1).nodePools(), "karpenter", 900))
                 .isEmpty();
     }
 
     @Test
     void thePlainFileIsNamedAfterTheNodePool() {
-        assertThat(NodePoolManifests.forRelease(config(V1).release()).plainFileName()).isEqualTo("nodepool.yaml");
+        assertThat(NodePoolManifests.forApis(config(V1).apis()).plainFileName()).isEqualTo("nodepool.yaml");
     }
 }

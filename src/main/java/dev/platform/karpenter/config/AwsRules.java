@@ -1,0 +1,79 @@
+package dev.platform.karpenter.config;
+
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * AWS's limits on what the settings become, checked at synth so that they fail here with one line rather than
+ * half-way through an apply: tags, node group names, KMS key references, S3 keys.
+ */
+public final class AwsRules {
+    /** Tags per resource AWS allows. */
+    public static final int MAX_TAGS = 50;
+    public static final int MAX_TAG_KEY = 128;
+    public static final int MAX_TAG_VALUE = 256;
+    /** Letters, digits and spaces in any script, and _ . : / = + - @ (the characters every AWS service accepts). */
+    private static final Pattern TAG_TEXT = Pattern.compile("[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*");
+    private static final Pattern NODE_GROUP = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]{0,62}");
+    private static final Pattern KMS_KEY = Pattern.compile(
+            "(mrk-)?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|mrk-[0-9a-f]{32}"
+            + "|alias/[A-Za-z0-9/_-]{1,250}"
+            + "|arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:(key/[A-Za-z0-9-]{1,64}|alias/[A-Za-z0-9/_-]{1,250})");
+    /** S3 key characters that need no encoding, without empty segments. */
+    private static final Pattern KEY_PREFIX = Pattern.compile("[A-Za-z0-9!_.*'()-]+(/[A-Za-z0-9!_.*'()-]+)*");
+
+    private AwsRules() {
+    }
+
+    static Map<String, String> requireTags(String key, Map<String, String> tags) {
+        if (tags.size() > MAX_TAGS) {
+            throw new ConfigException(key + " holds " + tags.size() + " tags; AWS allows at most " + MAX_TAGS + " per resource");
+        }
+        tags.forEach((tagKey, value) -> {
+            requireTagKey(key + " keys", tagKey);
+            requireTagValue(key + "." + tagKey, value);
+        });
+        return tags;
+    }
+
+    static String requireTagKey(String key, String tagKey) {
+        if (tagKey.isEmpty() || tagKey.length() > MAX_TAG_KEY || !TAG_TEXT.matcher(tagKey).matches()
+                || tagKey.regionMatches(true, 0, "aws:", 0, 4)) {
+            throw new ConfigException(key + " must be 1 to " + MAX_TAG_KEY + " letters, digits, spaces or _ . : / = + - @"
+                    + ", not starting with \"aws:\" (an AWS tag key), got " + ConfigException.quote(tagKey));
+        }
+        return tagKey;
+    }
+
+    static String requireTagValue(String key, String value) {
+        if (value.length() > MAX_TAG_VALUE || !TAG_TEXT.matcher(value).matches()) {
+            throw new ConfigException(key + " must be an AWS tag value (at most " + MAX_TAG_VALUE
+                    + " letters, digits, spaces or _ . : / = + - @), got " + ConfigException.quote(value));
+        }
+        return value;
+    }
+
+    static String requireNodeGroupName(String key, String value) {
+        if (!NODE_GROUP.matcher(value).matches()) {
+            throw new ConfigException(key + " must be an EKS node group name (1 to 63 letters, digits, '-' or '_', starting "
+                    + "with a letter or digit), got " + ConfigException.quote(value));
+        }
+        return value;
+    }
+
+    static String requireKmsKey(String key, String value) {
+        if (!KMS_KEY.matcher(value).matches()) {
+            throw new ConfigException(key + " must name a KMS key: a key id, key ARN, alias/NAME or alias ARN, got "
+                    + ConfigException.quote(value));
+        }
+        return value;
+    }
+
+    static String requireKeyPrefix(String key, String value) {
+        if (value.length() > 512 || !KEY_PREFIX.matcher(value).matches()) {
+            throw new ConfigException(key + " must be an S3 key prefix of letters, digits and ! _ . * ' ( ) - in segments "
+                    + "joined by '/', without a leading or trailing '/', got " + ConfigException.quote(value));
+        }
+        return value;
+    }
+}

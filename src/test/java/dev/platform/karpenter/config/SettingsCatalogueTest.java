@@ -1,0 +1,55 @@
+package dev.platform.karpenter.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.platform.karpenter.config.SettingsCatalogue.Setting;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The catalogue against what the code reads, terraform.tfvars.example and the README. */
+class SettingsCatalogueTest {
+    private static final Path EXAMPLE = Path.of("terraform.tfvars.example");
+
+    @Test
+    void theCodeReadsEveryCataloguedSettingAndNoOther() {
+        Settings settings = Settings.cluster(TfvarsFile.parse(EXAMPLE));
+        ClusterConfig.from(settings);
+
+        assertThat(settings.readKeys()).containsExactlyInAnyOrderElementsOf(
+                SettingsCatalogue.all().stream().map(Setting::key).toList());
+    }
+
+    @Test
+    void everySettingIsInTheExampleAndEveryValueShownThereIsTheDefault() throws IOException {
+        String example = Files.readString(EXAMPLE);
+        Map<String, Object> values = TfvarsFile.parse(EXAMPLE);
+        for (Setting setting : SettingsCatalogue.all()) {
+            assertThat(example).as(setting.key())
+                    .containsPattern(Pattern.compile("(?m)^(# )?" + setting.key() + " +="));
+            if (values.containsKey(setting.key()) && setting.defaultValue() != null) {
+                assertThat(values.get(setting.key())).as(setting.key() + " in the example").isEqualTo(setting.defaultValue());
+            }
+        }
+        assertThat(values.keySet()).allSatisfy(key -> assertThat(SettingsCatalogue.find(key)).as(key).isPresent());
+    }
+
+    @Test
+    void theExampleSaysWhichSettingsAPoolEntryTakes() throws IOException {
+        String example = Files.readString(EXAMPLE);
+        String poolsComment = example.substring(example.indexOf("# More pools next to"), example.indexOf("# node_pools = ["));
+        for (Setting setting : SettingsCatalogue.all()) {
+            assertThat(poolsComment.contains(setting.key())).as(setting.key()).isEqualTo(setting.pool());
+        }
+    }
+
+    @Test
+    void theReadmeNamesEverySetting() throws IOException {
+        String readme = Files.readString(Path.of("README.md"));
+        assertThat(SettingsCatalogue.all()).allSatisfy(setting ->
+                assertThat(readme).as(setting.key()).containsPattern("\\b" + setting.key() + "\\b"));
+    }
+}
