@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * @param release      karpenter_chart_version (required), with all version-specific knowledge
  * @param namespace    karpenter_namespace: where the controller runs (default "karpenter")
  * @param serviceAccount karpenter_service_account: the controller's service account (default "karpenter")
- * @param tags         tags: added to every taggable AWS resource
+ * @param tags         tags: added to every taggable AWS resource, and to what Karpenter launches
  * @param apis         the release with retire_previous_api: the API generations the pools are declared in
  */
 public record ClusterConfig(
@@ -58,20 +58,23 @@ public record ClusterConfig(
         }
         String namespace = dnsLabel(settings, "karpenter_namespace");
         String serviceAccount = dnsLabel(settings, "karpenter_service_account");
+        Map<String, String> tags = AwsRules.requireTags("tags", settings.stringMap("tags"));
         ClusterConfig config = new ClusterConfig(
                 clusterName,
                 region,
                 release,
                 namespace,
                 serviceAccount,
-                AwsRules.requireTags("tags", settings.stringMap("tags")),
+                tags,
                 IamSettings.from(settings, release),
                 InterruptionSettings.from(settings, clusterName),
                 ControllerSettings.from(settings),
-                NodePoolSettings.from(settings, clusterName, apis),
+                NodePoolSettings.from(settings, clusterName, apis, tags),
                 StateBackendSettings.from(settings, region),
                 apis);
         config.names().requireWithinAwsLimits();
+        config.iam().nodeRoleArn().ifPresent(arn -> Regions.requireArnInPartition("iam_role_arn", arn, region));
+        config.interruption().kmsKeyId().ifPresent(key -> Regions.requireArnInPartition("queue_kms_key_id", key, region));
         return config;
     }
 

@@ -143,9 +143,20 @@ public record ControllerValues(
     }
 
     public String toYaml() {
+        return write(toTree());
+    }
+
+    /** A values document setting one key, e.g. the CRD chart's webhook namespace. */
+    static String yaml(ValuePath path, Object value) {
+        ObjectNode root = JSON.createObjectNode();
+        put(root, path, value);
+        return write(root);
+    }
+
+    private static String write(ObjectNode root) {
         try {
             // Affinity, tolerations and resources are the user's; the references in the tree are cdktf tokens.
-            return TerraformStrings.literal(YAML.writeValueAsString(toTree()));
+            return TerraformStrings.literal(YAML.writeValueAsString(root));
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

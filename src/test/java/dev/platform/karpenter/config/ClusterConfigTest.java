@@ -69,7 +69,7 @@ class ClusterConfigTest {
         ClusterConfig config = ConfigLoader.read(java.nio.file.Path.of("terraform.tfvars.example"));
 
         assertThat(config.clusterName()).isEqualTo("eks-cluster");
-        assertThat(config.release().chartVersion()).isEqualTo("v0.30.0");
+        assertThat(config.release().chartVersion()).isEqualTo("1.14.1");
     }
 
     static Stream<Arguments> badInput() {
@@ -86,6 +86,8 @@ class ClusterConfigTest {
                 Arguments.of("wrong type string", tfvars(V0, "karpenter_namespace = 3"),
                         "karpenter_namespace must be a string"),
                 Arguments.of("wrong type map", tfvars(V0, "tags = [\"a\"]"), "tags must be a map of strings"),
+                Arguments.of("iam_role_access_entry without iam_role_arn", tfvars(V0, "iam_role_access_entry = false"),
+                        "iam_role_access_entry applies only with iam_role_arn"),
                 Arguments.of("wrong type integer", tfvars(V0, "controller_replicas = 1.5"),
                         "controller_replicas must be a whole number"),
                 Arguments.of("no such 0.x chart", tfvars("v0.38.0"), "karpenter_chart_version \"v0.38.0\" is not supported"),

@@ -13,7 +13,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
+import dev.platform.karpenter.testing.TestConfigs;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -202,6 +205,16 @@ class ControllerStackTest {
         assertThat(toleration.path("value").isTextual()).isTrue();
         assertThat(toleration.path("value").textValue()).isEqualTo("true");
         assertThat(values.path("replicas").isInt()).isTrue();
+    }
+
+    @Test
+    void theCrdChartOf10PointsItsConversionWebhookAtTheControllersNamespace() {
+        Synthesized v10 = Synthesized.of(TestConfigs.config("1.0.0", "karpenter_namespace = \"platform\""));
+        JsonNode values = release(v10, "karpenter_crd").path("values");
+
+        assertThat(values).hasSize(1);
+        assertThat(Json.yaml(values.get(0).asText()).at("/webhook/serviceNamespace").textValue()).isEqualTo("platform");
+        assertThat(release(V1, "karpenter_crd").has("values")).as("1.14 has no conversion webhook").isFalse();
     }
 
     @Test

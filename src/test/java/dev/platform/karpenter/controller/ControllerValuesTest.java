@@ -18,13 +18,17 @@ class ControllerValuesTest {
     }
 
     @Test
-    void defaultsSetOnlyTheClusterTheIdentityAndTheReplicas() {
+    void defaultsSetTheClusterTheIdentityTheReplicasAndUpstreamGuidesResources() {
         assertThat(render(TestConfigs.config(TestConfigs.V1))).isEqualTo(yaml("""
                 settings: {clusterName: demo, clusterEndpoint: "https://endpoint", interruptionQueue: queue}
                 serviceAccount:
                   name: karpenter
                   annotations: {eks.amazonaws.com/role-arn: "arn:role"}
                 replicas: 2
+                controller:
+                  resources:
+                    requests: {cpu: "1", memory: 1Gi}
+                    limits: {cpu: "1", memory: 1Gi}
                 """));
     }
 
