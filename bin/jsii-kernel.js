@@ -9,6 +9,16 @@
 //    app those traces only ever show the kernel's own JavaScript frames, never the Java code that made the token,
 //    so they are not formatted: for those bare records (not Error objects) the formatter returns an empty trace.
 //    Real errors keep their stack traces.
+//
+// Internals of the pinned jsii runtime (pom.xml jsii.version; the app refuses another one at start, see
+// run.RunSettings) this relies on, to re-check on every jsii upgrade (JsiiKernelPreloadTest runs the real kernel):
+// - the kernel's SyncStdio reads requests with fs.readSync(3, ...) and writes responses with fs.writeSync(3, ...),
+//   looked up on the fs module at each call (so replacing fs.writeSync reroutes them);
+// - the Java runtime reads the protocol from the process's stdout and decodes stderr lines of the form
+//   {"stdout": base64} / {"stderr": base64} (the bundled launcher's relay format), printing anything else as is;
+// - the kernel never reads process.stdin/stdout/stderr for the protocol;
+// - cdktf records stack traces with Error.captureStackTrace on plain objects, which V8 formats through
+//   Error.prepareStackTrace.
 const fs = require('fs');
 const { Readable, Writable } = require('stream');
 

@@ -52,9 +52,12 @@ public final class Main {
                         processes)) {
                     synthesis.complete(ConfigLoader.load(tfvarsFiles, env));
                 }
-                try (OutputDirectory.Lock lock = output.lock(out)) {
+                OutputDirectory.Lock lock = output.lock(out);
+                try {
                     output.recover();
                     output.publish(staging, settings.underCdktfCli());
+                } finally {
+                    lock.close();
                 }
             } finally {
                 OutputDirectory.deleteRecursively(staging);

@@ -173,6 +173,10 @@ public final class HostileInputs {
         cases.add(reject("regions and names", BASE + "queue_kms_key_id = \"not a key\"\n", "queue_kms_key_id"));
         cases.add(reject("regions and names", BASE + "iam_role_arn = \"arn:aws:iam::123:role/x\"\n", "iam_role_arn"));
         cases.add(reject("regions and names", BASE + "state_key_prefix = \"a//b\"\n", "state_key_prefix"));
+        cases.add(reject("regions and names", BASE + "iam_role_arn = \"arn:aws-cn:iam::123456789012:role/x\"\n",
+                "iam_role_arn"));
+        cases.add(reject("regions and names", BASE.replace("us-west-2", "cn-north-1")
+                + "queue_kms_key_id = \"arn:aws:kms:cn-north-1:123456789012:key/k\"\n", "queue_kms_key_id"));
         cases.add(reject("regions and names", BASE_V0 + "uninstall_hook_image = \"UPPER/case\"\n", "uninstall_hook_image"));
         cases.add(reject("regions and names", BASE + "karpenter_chart_version = \"1.14.1\"\n", "line"));
         // 8. Several files in one directory.
@@ -195,8 +199,11 @@ public final class HostileInputs {
         cases.add(valid.apply(BASE.replace("us-west-2", "eusc-de-east-1")));
         cases.add(valid.apply(BASE.replace("us-west-2", "cn-north-1")));
         cases.add(valid.apply(BASE.replace("us-west-2", "us-gov-west-1")));
+        cases.add(valid.apply(BASE.replace("us-west-2", "cn-north-1")
+                + "iam_role_arn = \"arn:aws-cn:iam::123456789012:role/nodes\"\n"));
         cases.add(valid.apply(BASE + "cpu_limit = null\nmemory_limit = null\n"));
-        cases.add(valid.apply(BASE + "tags = { \"kubernetes.io/cluster/demo\" = \"owned\", Team = \"a b_c.d:e/f=g+h-i@j\" }\n"));
+        // kubernetes.io/cluster/* is valid for AWS but reserved by Karpenter for the nodes, which tags also reach.
+        cases.add(valid.apply(BASE + "tags = { \"example.com/cluster/demo\" = \"owned\", Team = \"a b_c.d:e/f=g+h-i@j\" }\n"));
         cases.add(valid.apply(BASE + "node_labels = { \"example.com/team\" = \"platform\" }\n"));
         cases.add(valid.apply(BASE + "expire_after = \"Never\"\nmemory_limit = \"1.5Ti\"\n"));
         cases.add(valid.apply(BASE + "/* c */ # c\n// c\ntags = {\n  a = \"b\" # c\n}\n"));
