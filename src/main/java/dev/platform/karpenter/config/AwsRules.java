@@ -37,43 +37,30 @@ public final class AwsRules {
     }
 
     static String requireTagKey(String key, String tagKey) {
-        if (tagKey.isEmpty() || tagKey.length() > MAX_TAG_KEY || !TAG_TEXT.matcher(tagKey).matches()
-                || tagKey.regionMatches(true, 0, "aws:", 0, 4)) {
-            throw new ConfigException(key + " must be 1 to " + MAX_TAG_KEY + " letters, digits, spaces or _ . : / = + - @"
-                    + ", not starting with \"aws:\" (an AWS tag key), got " + ConfigException.quote(tagKey));
-        }
-        return tagKey;
+        boolean valid = !tagKey.isEmpty() && tagKey.length() <= MAX_TAG_KEY && TAG_TEXT.matcher(tagKey).matches()
+                && !tagKey.regionMatches(true, 0, "aws:", 0, 4);
+        return ConfigException.require(valid, key, "must be 1 to " + MAX_TAG_KEY + " letters, digits, spaces or "
+                + "_ . : / = + - @, not starting with \"aws:\" (an AWS tag key)", tagKey);
     }
 
     static String requireTagValue(String key, String value) {
-        if (value.length() > MAX_TAG_VALUE || !TAG_TEXT.matcher(value).matches()) {
-            throw new ConfigException(key + " must be an AWS tag value (at most " + MAX_TAG_VALUE
-                    + " letters, digits, spaces or _ . : / = + - @), got " + ConfigException.quote(value));
-        }
-        return value;
+        return ConfigException.require(value.length() <= MAX_TAG_VALUE && TAG_TEXT.matcher(value).matches(), key,
+                "must be an AWS tag value (at most " + MAX_TAG_VALUE + " letters, digits, spaces or _ . : / = + - @)", value);
     }
 
     static String requireNodeGroupName(String key, String value) {
-        if (!NODE_GROUP.matcher(value).matches()) {
-            throw new ConfigException(key + " must be an EKS node group name (1 to 63 letters, digits, '-' or '_', starting "
-                    + "with a letter or digit), got " + ConfigException.quote(value));
-        }
-        return value;
+        return ConfigException.require(NODE_GROUP.matcher(value).matches(), key, "must be an EKS node group name "
+                + "(1 to 63 letters, digits, '-' or '_', starting with a letter or digit)", value);
     }
 
     static String requireKmsKey(String key, String value) {
-        if (!KMS_KEY.matcher(value).matches()) {
-            throw new ConfigException(key + " must name a KMS key: a key id, key ARN, alias/NAME or alias ARN, got "
-                    + ConfigException.quote(value));
-        }
-        return value;
+        return ConfigException.require(KMS_KEY.matcher(value).matches(), key,
+                "must name a KMS key: a key id, key ARN, alias/NAME or alias ARN", value);
     }
 
     static String requireKeyPrefix(String key, String value) {
-        if (value.length() > 512 || !KEY_PREFIX.matcher(value).matches()) {
-            throw new ConfigException(key + " must be an S3 key prefix of letters, digits and ! _ . * ' ( ) - in segments "
-                    + "joined by '/', without a leading or trailing '/', got " + ConfigException.quote(value));
-        }
-        return value;
+        return ConfigException.require(value.length() <= 512 && KEY_PREFIX.matcher(value).matches(), key,
+                "must be an S3 key prefix of letters, digits and ! _ . * ' ( ) - in segments joined by '/', without a "
+                + "leading or trailing '/'", value);
     }
 }

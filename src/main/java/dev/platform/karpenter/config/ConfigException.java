@@ -18,6 +18,14 @@ public final class ConfigException extends RuntimeException {
         return new ConfigException(source + ": " + getMessage());
     }
 
+    /** Returns {@code value} when {@code valid}, else fails with "KEY RULE, got VALUE" (the value quoted). */
+    static String require(boolean valid, String key, String rule, String value) {
+        if (!valid) {
+            throw new ConfigException(key + " " + rule + ", got " + quote(value));
+        }
+        return value;
+    }
+
     /**
      * A user's value for a message: in double quotes, control characters and quotes escaped as in tfvars, cut to
      * {@value #MAX_QUOTED} characters with "..." so that a long value cannot hide what the message says.

@@ -10,7 +10,14 @@ import java.util.Map;
  */
 public record ControllerResources(Map<String, String> requests, Map<String, String> limits) {
 
+    /** Upstream's getting-started guide: 1 CPU and 1Gi, requested and as the limit (Guaranteed QoS). */
+    public static final ControllerResources GUIDE_DEFAULT = new ControllerResources(oneCpuOneGi(), oneCpuOneGi());
+
+    /** Unset or empty: {@link #GUIDE_DEFAULT}; otherwise exactly what is given. */
     static ControllerResources from(String key, Map<String, Object> object) {
+        if (object.isEmpty()) {
+            return GUIDE_DEFAULT;
+        }
         for (String field : object.keySet()) {
             if (!field.equals("requests") && !field.equals("limits")) {
                 throw new ConfigException(key + "." + field + " is not allowed; " + key + " takes requests and limits");
@@ -35,6 +42,14 @@ public record ControllerResources(Map<String, String> requests, Map<String, Stri
             map.put("limits", limits);
         }
         return map;
+    }
+
+    /** In a fixed order (Map.of's changes from one JVM to the next, and the YAML must not). */
+    private static Map<String, String> oneCpuOneGi() {
+        Map<String, String> quantities = new LinkedHashMap<>();
+        quantities.put("cpu", "1");
+        quantities.put("memory", "1Gi");
+        return Collections.unmodifiableMap(quantities);
     }
 
     private static Map<String, String> quantities(String key, Object value) {

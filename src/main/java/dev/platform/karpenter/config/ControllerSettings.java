@@ -13,7 +13,8 @@ import java.util.Set;
  *
  * @param stsRegionalEndpoints sts_regional_endpoints: annotate the service account to use regional STS endpoints
  * @param replicas             controller_replicas (default 2, the chart's default)
- * @param resources            controller_resources: requests and limits of the controller container (empty: none)
+ * @param resources            controller_resources: requests and limits of the controller container (unset:
+ *                             upstream guide's 1 CPU and 1Gi for both)
  * @param tolerations          controller_tolerations: tolerations of the controller pods (empty: the chart's)
  * @param affinity             controller_affinity: Kubernetes affinity of the controller pods (empty: the chart's),
  *                             whole numbers as Long so they render as 100, not 100.0

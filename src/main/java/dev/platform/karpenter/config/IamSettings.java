@@ -12,13 +12,17 @@ import java.util.regex.Pattern;
  * @param nodeGroupName        node_group_name: the managed node group whose role is reused (default "default")
  * @param nodeRoleArn          iam_role_arn: a role to reuse directly instead of the node group's
  * @param useNamePrefix        irsa_use_name_prefix: give the controller role a name prefix instead of a fixed name
+ * @param nodeRoleAccessEntry  iam_role_access_entry: with iam_role_arn, give that role an EC2_LINUX access entry when
+ *                             it belongs to no managed node group of the cluster (default true); false when it can
+ *                             already join (an access entry or aws-auth mapping made elsewhere)
  */
 public record IamSettings(
         ControllerIdentity controllerIdentity,
         boolean createNodeRole,
         String nodeGroupName,
         Optional<String> nodeRoleArn,
-        boolean useNamePrefix) {
+        boolean useNamePrefix,
+        boolean nodeRoleAccessEntry) {
 
     private static final Pattern ROLE_ARN = Pattern.compile("arn:aws[a-z-]*:iam::\\d{12}:role/[\\w+=,.@/-]{1,512}");
 
@@ -34,13 +38,18 @@ public record IamSettings(
         Optional<String> roleArn = settings.optionalString("iam_role_arn");
         roleArn.ifPresent(arn -> {
             if (!ROLE_ARN.matcher(arn).matches()) {
-                throw new ConfigException("iam_role_arn must be an IAM role ARN (arn:aws:iam::123456789012:role/NAME), got \"" + arn + "\"");
+                throw new ConfigException("iam_role_arn must be an IAM role ARN (arn:aws:iam::123456789012:role/NAME), got " + ConfigException.quote(arn) + "");
             }
             if (create) {
                 throw new ConfigException("iam_role_arn names a role to reuse, so create_iam_role must be false");
             }
         });
         AwsRules.requireNodeGroupName("node_group_name", nodeGroup);
-        return new IamSettings(identity, create, nodeGroup, roleArn, settings.bool("irsa_use_name_prefix"));
+        boolean accessEntry = settings.bool("iam_role_access_entry");
+        if (roleArn.isEmpty() && !accessEntry) {
+            throw new ConfigException("iam_role_access_entry applies only with iam_role_arn: a node group's role already has"
+                    + " its access entry, and create_iam_role = true always makes one");
+        }
+        return new IamSettings(identity, create, nodeGroup, roleArn, settings.bool("irsa_use_name_prefix"), accessEntry);
     }
 }

@@ -20,19 +20,34 @@ import java.util.regex.Pattern;
  * @param pools              the pool "default" (top-level settings) first, then node_pools in their order
  * @param uninstallHookImage uninstall_hook_image: 0.x only, a kubectl image for the Job that deletes the
  *                           Provisioners and waits for their nodes on destroy
+ * @param amiVersion         ami_version: 1.x only, the EKS-optimized AMI release of the alias ("latest" or e.g.
+ *                           "v20240625" for AL2023, "v1.10.0" for Bottlerocket)
+ * @param nodeTags           tags: also put on everything Karpenter launches (node class spec.tags)
  */
 public record NodePoolSettings(
         AmiFamily amiFamily,
         String discoveryTagKey,
         String discoveryTagValue,
         List<PoolSettings> pools,
-        String uninstallHookImage) {
+        String uninstallHookImage,
+        String amiVersion,
+        Map<String, String> nodeTags) {
 
-    /** Bitnami's kubectl (has a shell, runs as a non-root user), at the newest Kubernetes 0.30 supports. */
-    public static final String DEFAULT_UNINSTALL_HOOK_IMAGE = "public.ecr.aws/bitnami/kubectl:1.27";
+    /**
+     * The Kubernetes project's kubectl image (no shell; maintained on registry.k8s.io), pinned by the digest the
+     * Kubernetes image promoter published for v1.28.15 (kubernetes/k8s.io, images/k8s-staging-kubernetes): 1.28 is
+     * within kubectl's version skew of every Kubernetes version Karpenter 0.30 and 0.31 support that matters, and
+     * the hook uses only delete and wait.
+     */
+    public static final String DEFAULT_UNINSTALL_HOOK_IMAGE =
+            "registry.k8s.io/kubectl:v1.28.15@sha256:498806b1515409c41d0d209fe2f5cd891fc571698ff19b1d3d9749f8b9b10f46";
+    public static final String LATEST_AMI = "latest";
     private static final Pattern IMAGE = Pattern.compile("[a-z0-9]([-a-z0-9._/:@]*[a-zA-Z0-9])?");
+    /** AMI release versions as the EKS-optimized AMIs spell them: v20240625 (AL2, AL2023), v1.10.0 (Bottlerocket). */
+    private static final Pattern DATED_AMI_VERSION = Pattern.compile("v\\d{8}");
+    private static final Pattern BOTTLEROCKET_VERSION = Pattern.compile("v\\d+\\.\\d+\\.\\d+");
 
-    static NodePoolSettings from(Settings settings, String clusterName, DeclaredApis apis) {
+    static NodePoolSettings from(Settings settings, String clusterName, DeclaredApis apis, Map<String, String> tags) {
         KarpenterRelease release = apis.release();
         NodePoolRules rules = NodePoolRules.of(apis);
         AmiFamily amiFamily = AmiFamily.parse("ami_family", settings.string("ami_family"));
@@ -58,7 +73,7 @@ public record NodePoolSettings(
             try {
                 PoolSettings pool = PoolSettings.extra(Settings.pool(extraPools.get(i)), defaultPool);
                 if (!names.add(pool.name())) {
-                    throw new ConfigException("name \"" + pool.name() + "\" is used by another pool");
+                    throw new ConfigException("name " + ConfigException.quote(pool.name()) + " is used by another pool");
                 }
                 pools.add(pool);
             } catch (ConfigException e) {
@@ -66,7 +81,7 @@ public record NodePoolSettings(
             }
         }
         for (PoolSettings pool : pools) {
-            String where = pool.name().equals(PoolSettings.DEFAULT_POOL) ? "" : "node_pools \"" + pool.name() + "\": ";
+            String where = pool.name().equals(PoolSettings.DEFAULT_POOL) ? "" : "node_pools " + ConfigException.quote(pool.name()) + ": ";
             requireValidFor(rules, release, pool, where);
         }
         Optional<String> hookImage = settings.optionalString("uninstall_hook_image");
@@ -77,10 +92,39 @@ public record NodePoolSettings(
             }
             if (!IMAGE.matcher(image).matches()) {
                 throw new ConfigException("uninstall_hook_image must be a container image reference such as \""
-                        + DEFAULT_UNINSTALL_HOOK_IMAGE + "\", got \"" + image + "\"");
+                        + DEFAULT_UNINSTALL_HOOK_IMAGE + "\", got " + ConfigException.quote(image) + "");
             }
         });
-        return new NodePoolSettings(amiFamily, tagKey, tagValue, List.copyOf(pools), hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE));
+        tags.keySet().forEach(key -> NodePoolRules.reservedTagKey(key).ifPresent(reserved -> {
+            throw new ConfigException("tags key " + ConfigException.quote(key) + " is reserved by Karpenter (" + reserved + "): tags also go on"
+                    + " every instance, volume and launch template Karpenter creates, which Karpenter tags with it itself;"
+                    + " remove it or choose another key");
+        }));
+        String amiVersion = amiVersion(settings, rules, release, amiFamily);
+        return new NodePoolSettings(amiFamily, tagKey, tagValue, List.copyOf(pools), hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE),
+                amiVersion, tags);
+    }
+
+    private static String amiVersion(Settings settings, NodePoolRules rules, KarpenterRelease release, AmiFamily family) {
+        Optional<String> version = settings.optionalString("ami_version");
+        if (version.isEmpty() || version.get().equals(LATEST_AMI)) {
+            return LATEST_AMI;
+        }
+        if (!rules.hasAmiAlias()) {
+            throw new ConfigException("ami_version applies to Karpenter 1.x NodeClasses only (the v1 amiSelectorTerms alias);"
+                    + " with " + release + " the node class takes the newest AMI of ami_family; remove ami_version");
+        }
+        Pattern format = family == AmiFamily.BOTTLEROCKET ? BOTTLEROCKET_VERSION : DATED_AMI_VERSION;
+        if (!version.get().equals(LATEST_AMI) && !format.matcher(version.get()).matches()) {
+            throw new ConfigException("ami_version must be \"latest\" or a release of the " + family.setting() + " AMIs such as \""
+                    + (family == AmiFamily.BOTTLEROCKET ? "v1.10.0" : "v20240625") + "\", got " + ConfigException.quote(version.get()) + "");
+        }
+        return version.get();
+    }
+
+    /** Whether any pool may launch spot capacity (the default pools do). */
+    public boolean allowsSpot() {
+        return pools.stream().anyMatch(pool -> pool.capacityTypes().contains("spot"));
     }
 
     private static void requireValidFor(NodePoolRules rules, KarpenterRelease release, PoolSettings pool, String where) {

@@ -31,8 +31,16 @@ public final class Regions {
         return PartitionMetadata.of(Region.of(region)).id();
     }
 
-    /** The DNS suffix of service principals in the region's partition: amazonaws.com, amazonaws.com.cn, ... */
-    public static String dnsSuffix(String region) {
-        return PartitionMetadata.of(Region.of(region)).dnsSuffix();
+    /** An ARN in a setting must be in the region's partition: an aws-cn role cannot serve a cluster in us-east-1. */
+    static void requireArnInPartition(String key, String value, String region) {
+        if (!value.startsWith("arn:")) {
+            return;
+        }
+        String partition = value.split(":", 3)[1];
+        String expected = partition(region);
+        if (!partition.equals(expected)) {
+            throw new ConfigException(key + " is an ARN of partition " + ConfigException.quote(partition) + ", but region "
+                    + region + " is in partition \"" + expected + "\": it must start with arn:" + expected + ":");
+        }
     }
 }

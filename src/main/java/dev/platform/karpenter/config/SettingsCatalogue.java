@@ -36,6 +36,7 @@ public final class SettingsCatalogue {
         add("region", Type.STRING, null, false, "AWS region of the cluster (required)");
         add("karpenter_chart_version", Type.STRING, null, false, "Karpenter chart version (required)");
         add("retired_api", Type.STRING, null, false, "API generation whose pools are no longer declared");
+        add("upgrade_override", Type.STRING, null, false, "chart version whose deploy skips the step and Kubernetes checks");
         add("karpenter_namespace", Type.STRING, "karpenter", false, "namespace of the controller");
         add("karpenter_service_account", Type.STRING, "karpenter", false, "service account of the controller");
         add("controller_identity", Type.STRING, "irsa", false, "irsa or pod_identity");
@@ -43,6 +44,7 @@ public final class SettingsCatalogue {
         add("create_iam_role", Type.BOOL, false, false, "create a node role instead of reusing one");
         add("node_group_name", Type.STRING, "default", false, "managed node group whose role nodes reuse");
         add("iam_role_arn", Type.STRING, null, false, "node role to reuse instead of the node group's");
+        add("iam_role_access_entry", Type.BOOL, true, false, "access entry for an iam_role_arn no node group has");
         add("queue_name", Type.STRING, null, false, "interruption queue (default: the cluster name)");
         add("queue_kms_key_id", Type.STRING, null, false, "customer managed KMS key of the queue");
         add("sts_regional_endpoints", Type.BOOL, false, false, "service account uses regional STS endpoints");
@@ -51,6 +53,7 @@ public final class SettingsCatalogue {
         add("controller_tolerations", Type.OBJECT_LIST, List.of(), false, "tolerations of the controller pods");
         add("controller_affinity", Type.OBJECT, Map.of(), false, "affinity of the controller pods");
         add("ami_family", Type.STRING, AmiFamily.BOTTLEROCKET.setting(), false, "operating system of the nodes");
+        add("ami_version", Type.STRING, NodePoolSettings.LATEST_AMI, false, "1.x: AMI release of the node class alias");
         add("discovery_tag_key", Type.STRING, "karpenter.sh/discovery", false, "tag of the subnets and security groups");
         add("discovery_tag_value", Type.STRING, null, false, "its value (default: the cluster name)");
         add("capacity_types", Type.LIST, List.of("spot", "on-demand"), true, "spot and/or on-demand");
@@ -69,7 +72,7 @@ public final class SettingsCatalogue {
         add("uninstall_hook_image", Type.STRING, NodePoolSettings.DEFAULT_UNINSTALL_HOOK_IMAGE, false,
                 "0.x: kubectl image of the uninstall hook");
         add("node_pools", Type.OBJECT_LIST, List.of(), false, "more pools beside \"default\"");
-        add("tags", Type.MAP, Map.of(), false, "tags of every AWS resource");
+        add("tags", Type.MAP, Map.of(), false, "tags of every AWS resource and of what Karpenter launches");
         add("state_bucket", Type.STRING, null, false, "S3 bucket of the Terraform state (empty: local)");
         add("state_region", Type.STRING, null, false, "its region (default: region)");
         add("state_key_prefix", Type.STRING, "karpenter", false, "prefix of the state object keys");

@@ -11,9 +11,11 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ControllerIdentity;
 import dev.platform.karpenter.config.ControllerResources;
 import dev.platform.karpenter.config.Toleration;
+import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.release.HelmValueKeys;
 import dev.platform.karpenter.release.ValuePath;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,7 +79,43 @@ public record ControllerValues(
                 config.controller().replicas(),
                 config.controller().resources(),
                 config.controller().tolerations(),
-                config.controller().affinity());
+                offKarpenterNodes(config.controller().affinity(),
+                        config.apis().rendered().stream().map(ApiGeneration::poolLabel).distinct().toList()));
+    }
+
+    /**
+     * The affinity with the chart's rule that keeps the controller off the nodes it manages. Helm merges maps but
+     * replaces lists, so required node selector terms of our own would drop the chart's {@code <pool label>
+     * DoesNotExist} term: each of ours gets that expression for the label of every generation whose pools are
+     * declared (terms are ORed, expressions ANDed). Without required terms of ours, the chart's stay.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> offKarpenterNodes(Map<String, Object> affinity, List<String> poolLabels) {
+        Object nodeAffinity = affinity.get("nodeAffinity");
+        if (!(nodeAffinity instanceof Map<?, ?> node)
+                || !(node.get("requiredDuringSchedulingIgnoredDuringExecution") instanceof Map<?, ?> required)
+                || !(required.get("nodeSelectorTerms") instanceof List<?> terms)) {
+            return affinity;
+        }
+        List<Object> patchedTerms = terms.stream().map(term -> {
+            Map<String, Object> patched = new LinkedHashMap<>((Map<String, Object>) term);
+            List<Object> expressions = new ArrayList<>(
+                    (List<Object>) patched.getOrDefault("matchExpressions", List.of()));
+            for (String poolLabel : poolLabels) {
+                if (expressions.stream().noneMatch(e -> e instanceof Map<?, ?> m && poolLabel.equals(m.get("key")))) {
+                    expressions.add(Map.of("key", poolLabel, "operator", "DoesNotExist"));
+                }
+            }
+            patched.put("matchExpressions", List.copyOf(expressions));
+            return (Object) Collections.unmodifiableMap(patched);
+        }).toList();
+        Map<String, Object> patchedRequired = new LinkedHashMap<>((Map<String, Object>) required);
+        patchedRequired.put("nodeSelectorTerms", patchedTerms);
+        Map<String, Object> patchedNode = new LinkedHashMap<>((Map<String, Object>) node);
+        patchedNode.put("requiredDuringSchedulingIgnoredDuringExecution", Collections.unmodifiableMap(patchedRequired));
+        Map<String, Object> patched = new LinkedHashMap<>(affinity);
+        patched.put("nodeAffinity", Collections.unmodifiableMap(patchedNode));
+        return Collections.unmodifiableMap(patched);
     }
 
     /** The values tree; settings left at the chart's default (no resources, tolerations or affinity) are omitted. */
@@ -105,9 +143,20 @@ public record ControllerValues(
     }
 
     public String toYaml() {
+        return write(toTree());
+    }
+
+    /** A values document setting one key, e.g. the CRD chart's webhook namespace. */
+    static String yaml(ValuePath path, Object value) {
+        ObjectNode root = JSON.createObjectNode();
+        put(root, path, value);
+        return write(root);
+    }
+
+    private static String write(ObjectNode root) {
         try {
             // Affinity, tolerations and resources are the user's; the references in the tree are cdktf tokens.
-            return TerraformStrings.literal(YAML.writeValueAsString(toTree()));
+            return TerraformStrings.literal(YAML.writeValueAsString(root));
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

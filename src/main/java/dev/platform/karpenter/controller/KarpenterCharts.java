@@ -23,7 +23,10 @@ public final class KarpenterCharts extends Construct {
     public KarpenterCharts(Construct scope, String id, ClusterConfig config, EcrPublicToken token,
             ControllerValues values) {
         super(scope, id);
-        Release crds = new Release(this, "crd", chart(config, token, CRD_CHART)
+        ReleaseConfig.Builder crdChart = chart(config, token, CRD_CHART);
+        config.release().crdWebhookNamespace().ifPresent(path ->
+                crdChart.values(List.of(ControllerValues.yaml(path, config.namespace()))));
+        Release crds = new Release(this, "crd", crdChart
                 .lifecycle(TerraformResourceLifecycle.builder()
                         .ignoreChanges(List.of(ROTATING_PASSWORD))
                         .build())

@@ -1,15 +1,10 @@
 package dev.platform.karpenter.iam;
 
-import com.hashicorp.cdktf.Op;
-import com.hashicorp.cdktf.Precondition;
-import com.hashicorp.cdktf.TerraformResourceLifecycle;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.policy.IamPolicyDocument;
 import dev.platform.karpenter.policy.IamPolicyDocument.Effect;
 import dev.platform.karpenter.policy.IamPolicyDocument.Principal;
 import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
-import imports.aws.eks_access_entry.EksAccessEntry;
-import imports.aws.eks_access_entry.EksAccessEntryConfig;
 import imports.aws.iam_role.IamRole;
 import imports.aws.iam_role.IamRoleConfig;
 import imports.aws.iam_role_policy_attachment.IamRolePolicyAttachment;
@@ -52,17 +47,6 @@ public class CreatedNodeRole extends NodeRole {
                     .policyArn(facts.awsManagedPolicyArn(policy))
                     .build());
         }
-        new EksAccessEntry(this, "access-entry", EksAccessEntryConfig.builder()
-                .clusterName(facts.clusterName())
-                .principalArn(arn)
-                .type("EC2_LINUX")
-                // Fails the plan with the way out, instead of the apply with EKS's InvalidRequestException.
-                .lifecycle(TerraformResourceLifecycle.builder()
-                        .precondition(List.of(Precondition.builder()
-                                .condition(Op.neq(facts.authenticationMode(), "CONFIG_MAP"))
-                                .errorMessage(CONFIG_MAP_ONLY)
-                                .build()))
-                        .build())
-                .build());
+        NodeAccessEntry.of(this, "access-entry", facts, arn, CONFIG_MAP_ONLY);
     }
 }

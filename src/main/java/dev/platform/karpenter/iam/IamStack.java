@@ -29,6 +29,9 @@ public class IamStack extends TerraformStack {
         instanceProfileName = config.apis().needsInstanceProfile()
                 ? new NodeInstanceProfile(this, "node-instance-profile", config, nodeRole).name()
                 : "";
+        if (config.nodePools().allowsSpot()) {
+            new SpotServiceLinkedRole(this, "spot-service-linked-role", config);
+        }
 
         // The seed's output names, so scripts written for it keep working.
         output("karpenter_irsa_arn", controllerRole.arn(), "ARN of the Karpenter controller role");

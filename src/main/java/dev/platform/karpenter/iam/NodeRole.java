@@ -16,7 +16,7 @@ public abstract class NodeRole extends Construct {
     static NodeRole of(Construct scope, String id, ClusterConfig config, ClusterFacts facts) {
         return config.iam().createNodeRole()
                 ? new CreatedNodeRole(scope, id, config, facts)
-                : new ReusedNodeRole(scope, id, config);
+                : new ReusedNodeRole(scope, id, config, facts);
     }
 
     /** Called once by the constructor of each kind, when the role is known. */

@@ -1,6 +1,7 @@
 package dev.platform.karpenter.release;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -79,6 +80,15 @@ public record KarpenterRelease(int major, int minor, int patch) {
     public KubernetesRange supportedKubernetes() {
         return KubernetesSupport.of(major, minor, patch).orElseThrow(() ->
                 new IllegalStateException("upstream's support matrix has no row for Karpenter " + chartVersion()));
+    }
+
+    /**
+     * Where the karpenter-crd chart reads the namespace of the controller's conversion webhook service: set for the
+     * 1.0 series, which serves conversion webhooks, because 1.0.0's chart defaults it to kube-system (1.0.1 onwards to
+     * the release's namespace); the CRDs would otherwise point at a service that does not exist.
+     */
+    public Optional<ValuePath> crdWebhookNamespace() {
+        return major == 1 && minor == 0 ? Optional.of(ValuePath.of("webhook", "serviceNamespace")) : Optional.empty();
     }
 
     /** AWS-managed ECR policy for the node role: 1.x moved to the pull-only policy (0.x templates: read-only). */

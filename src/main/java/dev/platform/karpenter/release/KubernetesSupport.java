@@ -74,6 +74,11 @@ public final class KubernetesSupport {
                 .map(Row::kubernetes);
     }
 
+    /** The rows of the releases this project generates for, in upstream's order. */
+    public static List<Row> supportedRows() {
+        return ROWS.stream().filter(Row::isSupportedByThisProject).toList();
+    }
+
     /** The newest Kubernetes minor EKS publishes AMIs of this family for ("AL2": 32), empty where EKS keeps up. */
     public static Optional<Integer> newestKubernetesWithAmis(String amiFamily) {
         return amiFamily.equals("AL2") ? Optional.of(AL2_NEWEST_KUBERNETES_MINOR) : Optional.empty();
@@ -85,7 +90,7 @@ public final class KubernetesSupport {
      * a cluster runs that version.
      */
     public static Map<String, String> supportedReleasesByKubernetesVersion() {
-        List<Row> supported = ROWS.stream().filter(Row::isSupportedByThisProject).toList();
+        List<Row> supported = supportedRows();
         int oldest = supported.stream().mapToInt(row -> row.kubernetes().minMinor()).min().orElseThrow();
         int newest = supported.stream().mapToInt(row -> row.kubernetes().maxMinor()).max().orElseThrow();
         Map<String, String> advice = new LinkedHashMap<>();

@@ -14,6 +14,16 @@ import java.util.Set;
 public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
     private static final int FIRST_AL2023_MINOR = 33;
 
+    /**
+     * Tag keys Karpenter sets on what it launches and its node-class webhooks reject in spec.tags (the union over
+     * v1alpha1 AWSNodeTemplate, v1beta1 and v1 EC2NodeClass, so a key accepted now is not rejected by a later
+     * generation on the way to 1.x).
+     */
+    static final List<String> RESERVED_TAG_KEYS = List.of("karpenter.sh/provisioner-name", "karpenter.sh/managed-by",
+            "karpenter.sh/nodepool", "karpenter.sh/nodeclaim", "karpenter.k8s.aws/ec2nodeclass", "eks:eks-cluster-name");
+    /** Karpenter's CEL rule rejects every key starting with this (the cluster ownership tag). */
+    static final String RESERVED_TAG_PREFIX = "kubernetes.io/cluster";
+
     public NodePoolRules {
         rendered = List.copyOf(rendered);
     }
@@ -58,6 +68,25 @@ public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
      */
     public boolean nodeClassDeletionWaitsForNodes() {
         return !rendered.contains(ApiGeneration.V1ALPHA5);
+    }
+
+    /**
+     * Why Karpenter reserves a node tag key, empty when it does not: Karpenter sets these itself on every instance,
+     * volume and launch template, and its node class rejects them in spec.tags.
+     */
+    public static Optional<String> reservedTagKey(String key) {
+        if (key.startsWith(RESERVED_TAG_PREFIX)) {
+            return Optional.of("keys starting with \"" + RESERVED_TAG_PREFIX + "\"");
+        }
+        return RESERVED_TAG_KEYS.contains(key) ? Optional.of("\"" + key + "\"") : Optional.empty();
+    }
+
+    /**
+     * v1 EC2NodeClass selects the EKS-optimized AMI by an alias "family@version", so the AMI release can be pinned;
+     * earlier generations pick the newest AMI of the family and cannot be pinned through this setting.
+     */
+    public boolean hasAmiAlias() {
+        return newest() == ApiGeneration.V1;
     }
 
     /** Label keys Karpenter 1.x lets a NodePool set in the karpenter.k8s.aws domain (its CRD's CEL rule, 1.14). */

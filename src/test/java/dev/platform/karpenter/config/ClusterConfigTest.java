@@ -69,7 +69,7 @@ class ClusterConfigTest {
         ClusterConfig config = ConfigLoader.read(java.nio.file.Path.of("terraform.tfvars.example"));
 
         assertThat(config.clusterName()).isEqualTo("eks-cluster");
-        assertThat(config.release().chartVersion()).isEqualTo("v0.30.0");
+        assertThat(config.release().chartVersion()).isEqualTo("1.14.1");
     }
 
     static Stream<Arguments> badInput() {
@@ -86,12 +86,16 @@ class ClusterConfigTest {
                 Arguments.of("wrong type string", tfvars(V0, "karpenter_namespace = 3"),
                         "karpenter_namespace must be a string"),
                 Arguments.of("wrong type map", tfvars(V0, "tags = [\"a\"]"), "tags must be a map of strings"),
+                Arguments.of("iam_role_access_entry without iam_role_arn", tfvars(V0, "iam_role_access_entry = false"),
+                        "iam_role_access_entry applies only with iam_role_arn"),
                 Arguments.of("wrong type integer", tfvars(V0, "controller_replicas = 1.5"),
                         "controller_replicas must be a whole number"),
                 Arguments.of("no such 0.x chart", tfvars("v0.38.0"), "karpenter_chart_version \"v0.38.0\" is not supported"),
                 Arguments.of("too new chart", tfvars("2.0.0"), "supported: v0.30.x to 0.37.x or 1.0.x to 1.14.x"),
                 Arguments.of("retiring the running generation", tfvars("v0.32.10", "retired_api = \"v1beta1\""),
                         "retired_api \"v1beta1\" cannot be retired with Karpenter v0.32.10; use \"v1alpha5\""),
+                Arguments.of("override of another version", tfvars("1.14.1", "upgrade_override = \"1.13.0\""),
+                        "upgrade_override \"1.13.0\" must name karpenter_chart_version (\"1.14.1\")"),
                 Arguments.of("retiring on 0.31", tfvars(V0, "retired_api = \"v1alpha5\""),
                         "retired_api \"v1alpha5\" cannot be retired with Karpenter v0.30.0: it serves v1alpha5 only"),
                 Arguments.of("not a version", tfvars("latest"), "karpenter_chart_version \"latest\" is not a release version"),

@@ -19,14 +19,24 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ControllerSettingsTest {
 
     @Test
-    void defaultsLeaveThePodSettingsToTheChart() {
+    void defaultsAreTheChartsExceptResourcesWhichAreUpstreamGuides() {
         ControllerSettings settings = config(V0).controller();
 
         assertThat(settings.stsRegionalEndpoints()).isFalse();
         assertThat(settings.replicas()).isEqualTo(2);
-        assertThat(settings.resources().isChartDefault()).isTrue();
+        assertThat(settings.resources().requests()).containsExactly(Map.entry("cpu", "1"), Map.entry("memory", "1Gi"));
+        assertThat(settings.resources().limits()).containsExactly(Map.entry("cpu", "1"), Map.entry("memory", "1Gi"));
         assertThat(settings.tolerations()).isEmpty();
         assertThat(settings.affinity()).isEmpty();
+    }
+
+    @Test
+    void resourcesSetReplaceTheDefaultEntirely() {
+        ControllerSettings settings = config(V0, "controller_resources = { requests = { cpu = \"500m\", memory = \"512Mi\" } }")
+                .controller();
+
+        assertThat(settings.resources().requests()).containsExactly(Map.entry("cpu", "500m"), Map.entry("memory", "512Mi"));
+        assertThat(settings.resources().limits()).isEmpty();
     }
 
     @Test

@@ -42,7 +42,10 @@ class NodePoolSettingsTest {
         assertThat(pool.labels()).isEmpty();
         assertThat(pool.taints()).isEmpty();
         assertThat(pool.requirements()).isEmpty();
-        assertThat(settings.uninstallHookImage()).isEqualTo("public.ecr.aws/bitnami/kubectl:1.27");
+        assertThat(settings.uninstallHookImage()).isEqualTo(
+                "registry.k8s.io/kubectl:v1.28.15@sha256:498806b1515409c41d0d209fe2f5cd891fc571698ff19b1d3d9749f8b9b10f46");
+        assertThat(settings.amiVersion()).isEqualTo("latest");
+        assertThat(settings.nodeTags()).isEmpty();
     }
 
     @Test
@@ -167,7 +170,29 @@ class NodePoolSettingsTest {
                 bad("bad setting in extra pool", V1, "node_pools = [{ name = \"a\", cpu_limit = -1 }]",
                         "node_pools[0]: cpu_limit must be a positive whole number"),
                 bad("version rule in extra pool", V0, "node_pools = [{ name = \"a\", ttl_seconds_after_empty = 60 }]",
-                        "node_pools \"a\": ttl_seconds_after_empty cannot be combined with consolidation = true"));
+                        "node_pools \"a\": ttl_seconds_after_empty cannot be combined with consolidation = true"),
+                bad("ami_version on 0.x", V0, "ami_version = \"v20240625\"",
+                        "ami_version applies to Karpenter 1.x NodeClasses only (the v1 amiSelectorTerms alias); with v0.30.0"),
+                bad("ami_version in Bottlerocket's format for AL2023", V1, "ami_family = \"AL2023\"\nami_version = \"v1.10.0\"",
+                        "ami_version must be \"latest\" or a release of the AL2023 AMIs such as \"v20240625\", got \"v1.10.0\""),
+                bad("ami_version in AL2023's format for Bottlerocket", V1, "ami_version = \"v20240625\"",
+                        "ami_version must be \"latest\" or a release of the Bottlerocket AMIs such as \"v1.10.0\""),
+                bad("node tag Karpenter sets", V1, "tags = { \"karpenter.sh/nodepool\" = \"x\" }",
+                        "tags key \"karpenter.sh/nodepool\" is reserved by Karpenter (\"karpenter.sh/nodepool\")"),
+                bad("cluster ownership tag", V0, "tags = { \"kubernetes.io/cluster/demo\" = \"owned\" }",
+                        "tags key \"kubernetes.io/cluster/demo\" is reserved by Karpenter (keys starting with \"kubernetes.io/cluster\")"),
+                bad("0.x provisioner tag", V0, "tags = { \"karpenter.sh/provisioner-name\" = \"x\" }",
+                        "tags key \"karpenter.sh/provisioner-name\" is reserved by Karpenter"),
+                bad("EKS cluster tag", V1, "tags = { \"eks:eks-cluster-name\" = \"demo\" }",
+                        "tags key \"eks:eks-cluster-name\" is reserved by Karpenter"));
+    }
+
+    @Test
+    void pinsTheAmiReleaseInTheFormatOfItsFamily() {
+        assertThat(config(V1, "ami_version = \"v1.10.0\"").nodePools().amiVersion()).isEqualTo("v1.10.0");
+        assertThat(config(V1, "ami_family = \"AL2023\"", "ami_version = \"v20240625\"").nodePools().amiVersion())
+                .isEqualTo("v20240625");
+        assertThat(config(V1, "ami_version = \"latest\"").nodePools().amiVersion()).isEqualTo("latest");
     }
 
     @ParameterizedTest(name = "{0}")

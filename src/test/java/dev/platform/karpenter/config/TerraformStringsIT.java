@@ -67,7 +67,7 @@ class TerraformStringsIT {
     }
 
     private static ClusterConfig withHostileStrings(ClusterConfig c) {
-        IamSettings iam = new IamSettings(c.iam().controllerIdentity(), false, ALL, c.iam().nodeRoleArn(), false);
+        IamSettings iam = new IamSettings(c.iam().controllerIdentity(), false, ALL, c.iam().nodeRoleArn(), false, true);
         ControllerSettings controller = new ControllerSettings(c.controller().stsRegionalEndpoints(),
                 c.controller().replicas(), c.controller().resources(), c.controller().tolerations(),
                 Map.of("nodeAffinity", Map.of("hostile", List.of(READ_FILE, LOOP, ESCAPED_ALREADY))));
@@ -77,9 +77,10 @@ class TerraformStringsIT {
                 p.expireAfter(), p.ttlSecondsAfterEmpty(), Map.of("loop", LOOP, "escaped", ESCAPED_ALREADY), p.taints(),
                 p.requirements());
         NodePoolSettings nodePools = new NodePoolSettings(c.nodePools().amiFamily(), c.nodePools().discoveryTagKey(),
-                c.nodePools().discoveryTagValue(), List.of(pool), c.nodePools().uninstallHookImage());
+                c.nodePools().discoveryTagValue(), List.of(pool), c.nodePools().uninstallHookImage(),
+                c.nodePools().amiVersion(), Map.of("team", ALL));
         return new ClusterConfig(c.clusterName(), c.region(), c.release(), c.namespace(), c.serviceAccount(),
-                Map.of("team", ALL), iam, c.interruption(), controller, nodePools, c.backend(), c.apis());
+                Map.of("team", ALL), iam, c.interruption(), controller, nodePools, c.backend(), c.apis(), c.upgradeOverride());
     }
 
     /**

@@ -13,7 +13,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
+import dev.platform.karpenter.testing.TestConfigs;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -109,7 +112,9 @@ class ControllerStackTest {
                 "/resource/helm_release/karpenter/repository_username",
                 "/resource/helm_release/karpenter_crd/repository_password",
                 "/resource/helm_release/karpenter_crd/repository_username");
-        assertThat(stack.has("output")).isFalse();
+        // the only output: the step guard's (upgrade.StepGuardTest), whose value is the chart version
+        assertThat(stack.path("output").size()).isOne();
+        assertThat(stack.path("output").has("karpenter_step_guard")).isTrue();
     }
 
     @Test
@@ -138,7 +143,7 @@ class ControllerStackTest {
                   annotations:
                     eks.amazonaws.com/role-arn: <role>
                     eks.amazonaws.com/sts-regional-endpoints: "true"
-                """ + POD_SETTINGS));
+                """ + podSettings("karpenter.sh/provisioner-name")));
     }
 
     @Test
@@ -161,13 +166,17 @@ class ControllerStackTest {
                   annotations:
                     eks.amazonaws.com/role-arn: <role>
                     eks.amazonaws.com/sts-regional-endpoints: "true"
-                """ + POD_SETTINGS));
+                """ + podSettings("karpenter.sh/nodepool")));
         // The IAM stack's instance profile is not read: a 1.x chart has no such value and it would add an output.
         assertThat(V1.stack("demo-iam").path("output").toString()).doesNotContain("aws_iam_instance_profile");
     }
 
-    /** The tfvars of ControllerFixtures as chart values: quantities and toleration values as strings. */
-    private static final String POD_SETTINGS = """
+    /**
+     * The tfvars of ControllerFixtures as chart values: quantities and toleration values as strings, and the node
+     * term keeping the chart's rule that the controller avoids the nodes of Karpenter's pools.
+     */
+    private static String podSettings(String poolLabel) {
+        return """
             replicas: 3
             controller:
               resources:
@@ -182,7 +191,9 @@ class ControllerStackTest {
                   nodeSelectorTerms:
                     - matchExpressions:
                         - {key: eks.amazonaws.com/nodegroup, operator: In, values: [default]}
-            """;
+                        - {key: %s, operator: DoesNotExist}
+            """.formatted(poolLabel);
+    }
 
     @ParameterizedTest
     @MethodSource("generations")
@@ -196,6 +207,16 @@ class ControllerStackTest {
         assertThat(toleration.path("value").isTextual()).isTrue();
         assertThat(toleration.path("value").textValue()).isEqualTo("true");
         assertThat(values.path("replicas").isInt()).isTrue();
+    }
+
+    @Test
+    void theCrdChartOf10PointsItsConversionWebhookAtTheControllersNamespace() {
+        Synthesized v10 = Synthesized.of(TestConfigs.config("1.0.0", "karpenter_namespace = \"platform\""));
+        JsonNode values = release(v10, "karpenter_crd").path("values");
+
+        assertThat(values).hasSize(1);
+        assertThat(Json.yaml(values.get(0).asText()).at("/webhook/serviceNamespace").textValue()).isEqualTo("platform");
+        assertThat(release(V1, "karpenter_crd").has("values")).as("1.14 has no conversion webhook").isFalse();
     }
 
     @Test

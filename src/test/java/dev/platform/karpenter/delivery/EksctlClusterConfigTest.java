@@ -25,5 +25,17 @@ class EksctlClusterConfigTest {
                 .isEqualTo(example.nodePools().discoveryTagValue());
         assertThat(cluster.path("iam").path("withOIDC").asBoolean()).isTrue();
         assertThat(cluster.path("managedNodeGroups").findValuesAsText("name")).contains(example.iam().nodeGroupName());
+        // EKS publishes no Amazon Linux 2 AMI for Kubernetes 1.33 and later.
+        assertThat(cluster.path("managedNodeGroups").findValuesAsText("amiFamily")).containsOnly("AmazonLinux2023");
+        assertThat(cluster.at("/accessConfig/authenticationMode").asText()).isEqualTo("API_AND_CONFIG_MAP");
+    }
+
+    /** What EKS offers on 2026-12-01 (1.31 left extended support on 2026-11-26): the example must run on all of it. */
+    @Test
+    void theExampleRunsOnEveryKubernetesVersionEksOffers() {
+        ClusterConfig example = ConfigLoader.read(Path.of("terraform.tfvars.example"));
+        for (int minor = 32; minor <= 36; minor++) {
+            assertThat(example.release().supportedKubernetes().contains("1." + minor)).as("1." + minor).isTrue();
+        }
     }
 }

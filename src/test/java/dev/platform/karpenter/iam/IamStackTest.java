@@ -44,11 +44,12 @@ class IamStackTest {
             .cluster("v0create", TestConfigs.V0, "create_iam_role = true")
             .cluster("v1irsa", TestConfigs.V1, "node_group_name = \"system\"", "queue_name = \"karpenter-events\"")
             .cluster("byarn", TestConfigs.V0, "iam_role_arn = \"" + PATH_ROLE_ARN + "\"")
+            .cluster("byarnjoined", TestConfigs.V1, "iam_role_arn = \"" + PATH_ROLE_ARN + "\"", "iam_role_access_entry = false")
             .cluster(LONGEST, TestConfigs.V1)
             .cluster(LONGEST_WITH_PREFIX, TestConfigs.V1, "irsa_use_name_prefix = true", "create_iam_role = true")
             .synthesize();
     private static final List<String> CLUSTERS =
-            List.of("irsa", "pod", "v0create", "v1irsa", "byarn", LONGEST, LONGEST_WITH_PREFIX);
+            List.of("irsa", "pod", "v0create", "v1irsa", "byarn", "byarnjoined", LONGEST, LONGEST_WITH_PREFIX);
 
     private static JsonNode stack(String cluster) {
         return APP.stack(cluster + "-iam");
@@ -61,7 +62,8 @@ class IamStackTest {
         JsonNode stack = stack("irsa");
         String cluster = "data.aws_eks_cluster." + onlyId(dataSources(stack, "aws_eks_cluster"));
         String issuer = "${" + cluster + ".identity[0].oidc[0].issuer}";
-        JsonNode locals = stack.path("locals");
+        JsonNode locals = stack.path("locals").deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) locals).remove("karpenter_upgrade_refusals"); // the step guard's
         assertThat(locals.size()).isEqualTo(1);
         String hostPathLocal = locals.fieldNames().next();
         assertThat(locals.path(hostPathLocal).asText())
@@ -194,14 +196,33 @@ class IamStackTest {
     }
 
     @Test
-    void reusesARoleGivenByArnWithoutReadingANodeGroup() {
+    void reusesARoleGivenByArnAndGivesItAnAccessEntryUnlessANodeGroupHasIt() {
         JsonNode stack = stack("byarn");
-        assertThat(dataSources(stack, "aws_eks_node_group").size()).isZero();
+        JsonNode groups = dataSources(stack, "aws_eks_node_groups").path("given_role_node_groups");
+        assertThat(groups.path("cluster_name").asText()).isEqualTo("byarn");
+        JsonNode group = dataSources(stack, "aws_eks_node_group").path("given_role_node_group");
+        assertThat(dataSources(stack, "aws_eks_node_group").size()).as("only to compare roles").isEqualTo(1);
+        assertThat(group.path("for_each").asText()).isEqualTo("${data.aws_eks_node_groups.given_role_node_groups.names}");
+        assertThat(group.path("node_group_name").asText()).isEqualTo("${each.value}");
         assertThat(resources(stack, "aws_iam_role")).hasSize(1);
-        assertThat(resources(stack, "aws_eks_access_entry").size()).isZero();
+        JsonNode entry = onlyResource(stack, "aws_eks_access_entry");
+        assertThat(entry.path("count").asText()).isEqualTo("${contains([for g in data.aws_eks_node_group.given_role_node_group"
+                + " : g.node_role_arn], \"" + PATH_ROLE_ARN + "\") ? 0 : 1}");
+        assertThat(entry.path("principal_arn").asText()).isEqualTo(PATH_ROLE_ARN);
+        assertThat(entry.path("type").asText()).isEqualTo("EC2_LINUX");
+        assertThat(entry.at("/lifecycle/precondition/0/error_message").asText())
+                .contains("iam_role_access_entry = false", "API_AND_CONFIG_MAP");
         assertThat(output(stack, "karpenter_node_role_arn")).isEqualTo(PATH_ROLE_ARN);
         // The name is the last path segment, so a role under /nodes/team-a/ is named my-node-role.
         assertThat(output(stack, "karpenter_node_role_name")).isEqualTo("my-node-role");
+    }
+
+    @Test
+    void aGivenRoleThatCanAlreadyJoinGetsNothing() {
+        JsonNode stack = stack("byarnjoined");
+        assertThat(resources(stack, "aws_eks_access_entry").size()).isZero();
+        assertThat(dataSources(stack, "aws_eks_node_groups").size()).isZero();
+        assertThat(dataSources(stack, "aws_eks_node_group").size()).isZero();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -267,10 +288,12 @@ class IamStackTest {
     @Test
     void outputsTheSeedsNames() {
         JsonNode stack = stack("irsa");
-        // Besides these, cdktf adds one "cross-stack-output-..." per value the controller and node pool stacks read.
+        // Besides these, cdktf adds one "cross-stack-output-..." per value the controller and node pool stacks read;
+        // the step guard's outputs record the deploy (upgrade.StepGuardTest).
         assertThat(fieldNames(stack.path("output")).stream().filter(name -> !name.startsWith("cross-stack-output-")))
                 .containsExactlyInAnyOrder("karpenter_irsa_arn",
-                "karpenter_aws_node_instance_profile_name", "karpenter_node_role_arn", "karpenter_node_role_name");
+                "karpenter_aws_node_instance_profile_name", "karpenter_node_role_arn", "karpenter_node_role_name",
+                "karpenter_chart_version", "karpenter_upgrade_station", "karpenter_step_guard");
         assertThat(output(stack, "karpenter_irsa_arn")).isEqualTo("${aws_iam_role." + controllerRoleId(stack) + ".arn}");
     }
 
@@ -289,6 +312,9 @@ class IamStackTest {
                 .at("/provider_schemas/registry.terraform.io~1hashicorp~1aws/resource_schemas");
         List<String> taggable = new ArrayList<>();
         for (String type : fieldNames(stack.path("resource"))) {
+            if (type.equals("terraform_data")) {
+                continue; // Terraform's built-in, not an AWS resource
+            }
             JsonNode attributes = schemas.at("/" + type + "/block/attributes");
             assertThat(attributes.isMissingNode()).as(type + " in the schema").isFalse();
             if (attributes.has("tags")) {

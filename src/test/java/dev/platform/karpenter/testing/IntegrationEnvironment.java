@@ -29,6 +29,10 @@ public final class IntegrationEnvironment {
         if (!onPath("terraform")) {
             missing.add("`terraform` is not on PATH");
         }
+        if (!onPath("aws")) {
+            // The IAM stack runs it once to create the account's EC2 Spot service-linked role.
+            missing.add("`aws` (the AWS CLI) is not on PATH");
+        }
         Path aws = pluginMirror().resolve("registry.terraform.io/hashicorp/aws");
         if (!Files.isDirectory(aws)) {
             missing.add("Terraform provider mirror has no hashicorp/aws at " + aws

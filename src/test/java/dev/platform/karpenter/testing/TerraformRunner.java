@@ -68,6 +68,38 @@ public final class TerraformRunner {
         return exit;
     }
 
+    /** Plans into a file and returns {@code terraform show -json} of it: resource_changes with their actions. */
+    public JsonNode planJson() {
+        check("plan", "-out=tfplan", "-input=false", "-no-color");
+        Path log = nextLog("show");
+        Path stdout = logDir.resolve(log.getFileName() + ".json");
+        ProcessBuilder builder = command(List.of("show", "-json", "-no-color", "tfplan"));
+        builder.redirectOutput(stdout.toFile()).redirectError(log.toFile());
+        int exit = Processes.run(builder, COMMAND_TIMEOUT, log);
+        if (exit != 0) {
+            throw failure("show", exit, log);
+        }
+        try {
+            return JSON.readTree(stdout.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs a plan that must fail and returns its output; an exit status of 0 or 2 fails the test. */
+    public String failingPlan() {
+        Path log = nextLog("plan");
+        int exit = run(log, "plan", "-detailed-exitcode", "-input=false", "-no-color");
+        if (exit == 0 || exit == 2) {
+            throw new AssertionError("terraform plan succeeded (exit " + exit + ") in " + stackDir + " but should fail");
+        }
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public void destroy() {
         check("destroy", "-auto-approve", "-input=false", "-no-color");
     }

@@ -3,6 +3,7 @@ package dev.platform.karpenter.nodepools.manifest;
 import dev.platform.karpenter.config.NodePoolSettings;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.release.ApiGeneration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -46,7 +47,8 @@ final class V1Alpha5Manifests implements NodePoolManifests {
             String amiFamily,
             Map<String, String> subnetSelector,
             Map<String, String> securityGroupSelector,
-            List<BlockDeviceMapping> blockDeviceMappings) {
+            List<BlockDeviceMapping> blockDeviceMappings,
+            Map<String, String> tags) {
     }
 
     @Override
@@ -55,7 +57,8 @@ final class V1Alpha5Manifests implements NodePoolManifests {
         return NodePoolManifests.poolsThenNodeClass(settings,
                 pool -> KubernetesObject.of(PROVISIONER_API, "Provisioner", pool.name(), provisioner(pool)),
                 KubernetesObject.of(NODE_TEMPLATE_API, "AWSNodeTemplate", NODE_CLASS, new AwsNodeTemplateSpec(
-                        settings.amiFamily().setting(), selector, selector, BlockDeviceMapping.forFamily(settings.amiFamily()))));
+                        settings.amiFamily().setting(), selector, selector, BlockDeviceMapping.forFamily(settings.amiFamily()),
+                        settings.nodeTags())));
     }
 
     private static ProvisionerSpec provisioner(PoolSettings pool) {
@@ -89,17 +92,25 @@ final class V1Alpha5Manifests implements NodePoolManifests {
     /**
      * Provisioners and AWSNodeTemplates have no finalizer: Helm's uninstall would return at once while the
      * nodes, owned by the Provisioner, are still being drained, and the controller stack destroyed next would
-     * leave them (and their EC2 instances) behind. The hook deletes the Provisioners itself and waits until no
-     * node launched by one is left.
+     * leave them (and their EC2 instances) behind. The hook deletes this release's Provisioners (by name: others in
+     * the cluster are not its business; RBAC allows deleting only those) and waits until none of their nodes is left.
      */
     @Override
     public List<Object> uninstallHook(NodePoolSettings settings, String namespace, int timeoutSeconds) {
-        return UninstallHook.of(namespace, settings.uninstallHookImage(), timeoutSeconds - HOOK_MARGIN_SECONDS, POOL_LABEL,
-                List.of(new UninstallHook.PolicyRule(List.of("karpenter.sh"), List.of("provisioners"), List.of("get", "list", "watch", "delete")),
-                        new UninstallHook.PolicyRule(List.of(""), List.of("nodes"), List.of("get", "list"))),
-                String.join("\n",
-                        "kubectl delete provisioners.karpenter.sh --all --wait=true",
-                        "while [ -n \"$(kubectl get nodes -l " + POOL_LABEL + " -o name)\" ]; do sleep 10; done"));
+        List<String> names = settings.pools().stream().map(PoolSettings::name).toList();
+        long deadline = timeoutSeconds - HOOK_MARGIN_SECONDS;
+        List<String> delete = new ArrayList<>(List.of("delete", "provisioners.karpenter.sh"));
+        delete.addAll(names);
+        delete.addAll(List.of("--ignore-not-found", "--wait=true", "--timeout=" + deadline + "s"));
+        return UninstallHook.of(namespace, settings.uninstallHookImage(), deadline, POOL_LABEL,
+                List.of(new UninstallHook.PolicyRule(List.of("karpenter.sh"), List.of("provisioners"), List.of("get", "list", "watch"), List.of()),
+                        new UninstallHook.PolicyRule(List.of("karpenter.sh"), List.of("provisioners"), List.of("delete"), names),
+                        new UninstallHook.PolicyRule(List.of(""), List.of("nodes"), List.of("get", "list", "watch"), List.of())),
+                List.of(new UninstallHook.Step("delete-provisioners", delete),
+                        // With no such node left (or none ever), wait --for=delete returns at once.
+                        new UninstallHook.Step("wait-for-nodes", List.of("wait", "--for=delete", "nodes",
+                                "--selector=" + POOL_LABEL + " in (" + String.join(",", names) + ")",
+                                "--timeout=" + deadline + "s"))));
     }
 
     @Override

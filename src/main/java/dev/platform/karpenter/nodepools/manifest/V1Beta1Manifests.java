@@ -40,7 +40,8 @@ final class V1Beta1Manifests implements NodePoolManifests {
             String role,
             List<V1Manifests.SelectorTerm> subnetSelectorTerms,
             List<V1Manifests.SelectorTerm> securityGroupSelectorTerms,
-            List<BlockDeviceMapping> blockDeviceMappings) {
+            List<BlockDeviceMapping> blockDeviceMappings,
+            Map<String, String> tags) {
     }
 
     @Override
@@ -50,7 +51,7 @@ final class V1Beta1Manifests implements NodePoolManifests {
                 pool -> KubernetesObject.of(NODE_POOL_API, "NodePool", pool.name(), nodePool(pool)),
                 KubernetesObject.of(NODE_CLASS_API, NODE_CLASS_KIND, NODE_CLASS, new Ec2NodeClassSpec(
                         settings.amiFamily().setting(), nodeRoleName, selector, selector,
-                        BlockDeviceMapping.forFamily(settings.amiFamily()))));
+                        BlockDeviceMapping.forFamily(settings.amiFamily()), settings.nodeTags())));
     }
 
     private static NodePoolSpec nodePool(PoolSettings pool) {

@@ -42,7 +42,8 @@ final class V1Manifests implements NodePoolManifests {
             List<AmiSelectorTerm> amiSelectorTerms,
             List<SelectorTerm> subnetSelectorTerms,
             List<SelectorTerm> securityGroupSelectorTerms,
-            List<BlockDeviceMapping> blockDeviceMappings) {
+            List<BlockDeviceMapping> blockDeviceMappings,
+            Map<String, String> tags) {
     }
 
     public record AmiSelectorTerm(String alias) {
@@ -57,8 +58,8 @@ final class V1Manifests implements NodePoolManifests {
         return NodePoolManifests.poolsThenNodeClass(settings,
                 pool -> KubernetesObject.of(NODE_POOL_API, "NodePool", pool.name(), nodePool(pool)),
                 KubernetesObject.of(NODE_CLASS_API, NODE_CLASS_KIND, NODE_CLASS, new Ec2NodeClassSpec(
-                        nodeRoleName, List.of(new AmiSelectorTerm(aliasFamily(settings.amiFamily()) + "@latest")),
-                        selector, selector, BlockDeviceMapping.forFamily(settings.amiFamily()))));
+                        nodeRoleName, List.of(new AmiSelectorTerm(aliasFamily(settings.amiFamily()) + "@" + settings.amiVersion())),
+                        selector, selector, BlockDeviceMapping.forFamily(settings.amiFamily()), settings.nodeTags())));
     }
 
     /** Subnets and security groups carrying the discovery tag; the v1beta1 node class selects the same way. */
@@ -80,7 +81,7 @@ final class V1Manifests implements NodePoolManifests {
                         pool.consolidateAfter().orElse(DEFAULT_CONSOLIDATE_AFTER)));
     }
 
-    /** The family part of an amiSelectorTerms alias ("bottlerocket@latest"). */
+    /** The family part of an amiSelectorTerms alias ("bottlerocket@latest", "al2023@v20240625"). */
     private static String aliasFamily(AmiFamily family) {
         return switch (family) {
             case BOTTLEROCKET -> "bottlerocket";

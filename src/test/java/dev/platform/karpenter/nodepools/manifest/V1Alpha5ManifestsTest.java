@@ -9,6 +9,7 @@ import static dev.platform.karpenter.testing.TestConfigs.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.config.NodePoolSettings;
 import dev.platform.karpenter.testing.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,11 +116,14 @@ class V1Alpha5ManifestsTest {
         }
         assertThat(hook.get(0).path("metadata").path("namespace").asText()).isEqualTo("karpenter");
         assertThat(hook.get(1).path("metadata").has("namespace")).as("cluster-scoped").isFalse();
-        assertThat(hook.get(1).path("rules")).hasSize(2);
-        assertThat(texts(hook.get(1).path("rules").get(0).path("resources"))).containsExactly("provisioners");
-        assertThat(texts(hook.get(1).path("rules").get(0).path("verbs"))).contains("delete", "watch");
-        assertThat(texts(hook.get(1).path("rules").get(1).path("resources"))).containsExactly("nodes");
-        assertThat(texts(hook.get(1).path("rules").get(1).path("verbs"))).doesNotContain("delete");
+        JsonNode rules = hook.get(1).path("rules");
+        assertThat(rules).hasSize(3);
+        assertThat(texts(rules.get(0).path("resources"))).containsExactly("provisioners");
+        assertThat(texts(rules.get(0).path("verbs"))).containsExactly("get", "list", "watch");
+        assertThat(texts(rules.get(1).path("verbs"))).containsExactly("delete");
+        assertThat(texts(rules.get(1).path("resourceNames"))).as("only this release's Provisioners").containsExactly("default");
+        assertThat(texts(rules.get(2).path("resources"))).containsExactly("nodes");
+        assertThat(texts(rules.get(2).path("verbs"))).doesNotContain("delete");
         assertThat(hook.get(2).path("roleRef").path("name").asText()).isEqualTo("karpenter-nodepools-uninstall");
         assertThat(hook.get(2).path("subjects").get(0).path("namespace").asText()).isEqualTo("karpenter");
 
@@ -131,12 +135,54 @@ class V1Alpha5ManifestsTest {
         JsonNode avoid = pod.at("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0/matchExpressions/0");
         assertThat(avoid.path("key").asText() + " " + avoid.path("operator").asText())
                 .isEqualTo("karpenter.sh/provisioner-name DoesNotExist");
-        JsonNode container = pod.path("containers").get(0);
-        assertThat(container.path("image").asText()).isEqualTo("public.ecr.aws/bitnami/kubectl:1.27");
-        assertThat(texts(container.path("command")).subList(0, 2)).containsExactly("/bin/sh", "-ec");
-        assertThat(texts(container.path("command")).get(2).lines().toList()).containsExactly(
-                "kubectl delete provisioners.karpenter.sh --all --wait=true",
-                "while [ -n \"$(kubectl get nodes -l karpenter.sh/provisioner-name -o name)\" ]; do sleep 10; done");
+
+        // No shell: the image only needs kubectl; first delete (an init container), then wait.
+        JsonNode delete = pod.path("initContainers").get(0);
+        JsonNode wait = pod.path("containers").get(0);
+        assertThat(pod.path("initContainers")).hasSize(1);
+        assertThat(pod.path("containers")).hasSize(1);
+        assertThat(texts(delete.path("command"))).containsExactly("kubectl", "--cache-dir=/kube-cache", "delete",
+                "provisioners.karpenter.sh", "default", "--ignore-not-found", "--wait=true", "--timeout=840s");
+        assertThat(texts(wait.path("command"))).containsExactly("kubectl", "--cache-dir=/kube-cache", "wait", "--for=delete",
+                "nodes", "--selector=karpenter.sh/provisioner-name in (default)", "--timeout=840s");
+        for (JsonNode container : List.of(delete, wait)) {
+            assertThat(container.path("image").asText()).isEqualTo(
+                    "registry.k8s.io/kubectl:v1.28.15@sha256:498806b1515409c41d0d209fe2f5cd891fc571698ff19b1d3d9749f8b9b10f46");
+            JsonNode security = container.path("securityContext");
+            assertThat(security.path("allowPrivilegeEscalation").isBoolean()).isTrue();
+            assertThat(security.path("allowPrivilegeEscalation").asBoolean()).isFalse();
+            assertThat(texts(security.at("/capabilities/drop"))).containsExactly("ALL");
+            assertThat(container.at("/volumeMounts/0/mountPath").asText()).isEqualTo("/kube-cache");
+        }
+        // Pod Security "restricted" at pod level.
+        assertThat(pod.at("/securityContext/runAsNonRoot").asBoolean()).isTrue();
+        assertThat(pod.at("/securityContext/runAsUser").asLong()).isEqualTo(65534);
+        assertThat(pod.at("/securityContext/seccompProfile/type").asText()).isEqualTo("RuntimeDefault");
+        assertThat(pod.at("/volumes/0/name").asText()).isEqualTo("kube-cache");
+        assertThat(pod.at("/volumes/0/emptyDir").isObject()).isTrue();
+    }
+
+    @Test
+    void theUninstallHookDeletesOnlyThisReleasesProvisionersByName() {
+        NodePoolSettings settings = config(V0, "node_pools = [{ name = \"batch\" }, { name = \"gpu\" }]").nodePools();
+        List<JsonNode> hook = Json.yamlDocuments(ManifestYaml.documents(NodePoolManifests.forApis(config(V0).apis())
+                .uninstallHook(settings, "karpenter", 900)));
+
+        JsonNode pod = hook.get(3).at("/spec/template/spec");
+        assertThat(texts(pod.at("/initContainers/0/command"))).containsSequence("provisioners.karpenter.sh", "default", "batch", "gpu")
+                .doesNotContain("--all");
+        assertThat(texts(pod.at("/containers/0/command"))).contains("--selector=karpenter.sh/provisioner-name in (default,batch,gpu)");
+        assertThat(texts(hook.get(1).at("/rules/1/resourceNames"))).containsExactly("default", "batch", "gpu");
+    }
+
+    @Test
+    void theNodeTemplateCarriesTheTags() {
+        JsonNode spec = find(Rendered.of(config(V0, "tags = { Team = \"platform\", CostCenter = \"42\" }")),
+                "AWSNodeTemplate", "default").path("spec");
+
+        assertThat(spec.path("tags").path("Team").asText()).isEqualTo("platform");
+        assertThat(spec.path("tags").path("CostCenter").asText()).isEqualTo("42");
+        assertThat(find(Rendered.of(config(V0)), "AWSNodeTemplate", "default").path("spec").has("tags")).isFalse();
     }
 
     @Test

@@ -109,6 +109,23 @@ class V1ManifestsTest {
     }
 
     @Test
+    void aPinnedAmiReleaseGoesIntoTheAlias() {
+        JsonNode spec = find(Rendered.of(config(V1, "ami_family = \"AL2023\"", "ami_version = \"v20240625\"")),
+                "EC2NodeClass", "default").path("spec");
+
+        assertThat(spec.path("amiSelectorTerms").get(0).path("alias").asText()).isEqualTo("al2023@v20240625");
+    }
+
+    @Test
+    void theNodeClassTagsEverythingKarpenterLaunches() {
+        JsonNode spec = find(Rendered.of(config(V1, "tags = { Team = \"platform\" }")), "EC2NodeClass", "default").path("spec");
+
+        assertThat(spec.path("tags").size()).isEqualTo(1);
+        assertThat(spec.path("tags").path("Team").asText()).isEqualTo("platform");
+        assertThat(find(Rendered.of(config(V1)), "EC2NodeClass", "default").path("spec").has("tags")).isFalse();
+    }
+
+    @Test
     void needsNoUninstallHookAsTheNodeClassFinalizerWaitsForTheNodes() {
         assertThat(NodePoolManifests.forApis(config(V1).apis()).uninstallHook(config(V1).nodePools(), "karpenter", 900))
                 .isEmpty();
