@@ -27,6 +27,6 @@ public enum AmiFamily {
             }
         }
         throw new ConfigException(key + " must be one of " + Arrays.stream(values()).map(f -> "\"" + f.setting + "\"")
-                .collect(Collectors.joining(", ")) + ", got \"" + value + "\"");
+                .collect(Collectors.joining(", ")) + ", got " + ConfigException.quote(value) + "");
     }
 }
