@@ -43,7 +43,7 @@ public record ClusterConfig(
         String clusterName = settings.requiredString("cluster_name");
         if (clusterName.length() > 100 || !CLUSTER_NAME.matcher(clusterName).matches()) {
             throw new ConfigException("cluster_name must be an EKS cluster name (1 to 100 letters, digits, '-' or '_', "
-                    + "starting with a letter or digit), got \"" + clusterName + "\"");
+                    + "starting with a letter or digit), got " + ConfigException.quote(clusterName) + "");
         }
         String region = settings.requiredString("region");
         Regions.requireValid("region", region);
@@ -107,7 +107,7 @@ public record ClusterConfig(
             same = false;
         }
         if (!same) {
-            throw new ConfigException("upgrade_override \"" + named.get() + "\" must name karpenter_chart_version (\""
+            throw new ConfigException("upgrade_override " + ConfigException.quote(named.get()) + " must name karpenter_chart_version (\""
                     + release.chartVersion() + "\"): it waives the step guard and the Kubernetes range check for that"
                     + " one deploy; remove it afterwards");
         }

@@ -139,6 +139,21 @@ class ControllerChartRenderTest {
                 .isEqualTo("kubernetes.io/hostname");
     }
 
+    /** Without controller_affinity the app sets no affinity, and the chart's own keeps the pods off Karpenter's nodes. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("irsa")
+    void withoutControllerAffinityTheChartsOwnKeepsThePodsOffKarpentersNodes(Cluster cluster) {
+        ObjectNode values = (ObjectNode) yaml(cluster.values());
+        values.remove("affinity");
+        JsonNode pod = deployment(cluster.renderController(write(values))).at("/spec/template/spec");
+        JsonNode terms = pod.at("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms");
+        assertThat(terms).hasSize(1);
+        assertThat(terms.get(0).path("matchExpressions"))
+                .contains(yaml("{key: " + cluster.config().release().apiGeneration().poolLabel() + ", operator: DoesNotExist}"));
+        assertThat(pod.at("/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0/topologyKey").asText())
+                .isEqualTo("kubernetes.io/hostname");
+    }
+
     /**
      * Nothing is set that changes nothing: without any one of the app's value keys, the chart renders otherwise. The
      * IRSA clusters set every key the Pod Identity ones do, and more.
