@@ -51,8 +51,7 @@ class V1Beta1ManifestsTest {
     void at032TheProvisionersStayBesideTheirConvertedNodePools() {
         List<JsonNode> documents = Rendered.of(config("v0.32.10", "node_pools = [{ name = \"batch\", cpu_limit = 4 }]"));
 
-        assertThat(documents).extracting(d -> d.path("apiVersion").asText() + " " + d.path("kind").asText() + " "
-                + d.path("metadata").path("name").asText()).containsExactly(
+        assertThat(Rendered.identities(documents)).containsExactly(
                 "karpenter.sh/v1alpha5 Provisioner default",
                 "karpenter.sh/v1alpha5 Provisioner batch",
                 "karpenter.k8s.aws/v1alpha1 AWSNodeTemplate default",
