@@ -202,7 +202,7 @@ public final class UpgradePathCommand {
         List<String> removed = before.stream().filter(name -> !after.contains(name)).toList();
         String change = (added.isEmpty() ? "" : "; added " + String.join(", ", added))
                 + (removed.isEmpty() ? "" : "; removed " + String.join(", ", removed));
-        return change.isEmpty() ? " (same set; statements of " + "this release)" : change;
+        return change.isEmpty() ? " (same policies)" : change;
     }
 
     /** The tfvars with this step's version and retired_api, validated as the synth would. */
