@@ -10,6 +10,7 @@ import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.interruption.InterruptionStack;
 import dev.platform.karpenter.nodepools.NodePoolsStack;
 import dev.platform.karpenter.nodepools.PlainManifestFile;
+import dev.platform.karpenter.upgrade.StepGuard;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -54,7 +55,9 @@ public final class KarpenterApp {
                     Map.entry(NodePoolsStack.CONCERN, nodePools));
             for (Map.Entry<String, TerraformStack> stack : byConcern) {
                 StateBackends.configure(stack.getValue(), config.stackName(stack.getKey()), config.backend(), stateDirFromStack);
+                StepGuard.attach(stack.getValue(), config, stateDirFromStack);
             }
+            StepGuard.record(iam, config);
         }
         app.synth();
         for (PlainManifestFile file : plainFiles) {

@@ -31,9 +31,14 @@ public final class StateBackends {
             stack.addOverride("terraform.backend.s3.use_lockfile", true);
         } else {
             new LocalBackend(stack, LocalBackendConfig.builder()
-                    .path(stateDirFromStack + "/terraform." + stackName + ".tfstate")
+                    .path(localStatePath(stackName, stateDirFromStack))
                     .build());
         }
+    }
+
+    /** Where a stack's local state file is, relative to a stack's working directory. */
+    public static String localStatePath(String stackName, String stateDirFromStack) {
+        return stateDirFromStack + "/terraform." + stackName + ".tfstate";
     }
 
     public static String stateKey(StateBackendSettings settings, String stackName) {

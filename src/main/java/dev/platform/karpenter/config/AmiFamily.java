@@ -1,13 +1,14 @@
 package dev.platform.karpenter.config;
 
+import dev.platform.karpenter.release.NodePoolRules;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /** Operating system of the nodes Karpenter launches. */
 public enum AmiFamily {
-    BOTTLEROCKET("Bottlerocket"),
-    AL2023("AL2023"),
-    AL2("AL2");
+    BOTTLEROCKET(NodePoolRules.BOTTLEROCKET),
+    AL2023(NodePoolRules.AL2023),
+    AL2(NodePoolRules.AL2);
 
     private final String setting;
 
@@ -27,6 +28,6 @@ public enum AmiFamily {
             }
         }
         throw new ConfigException(key + " must be one of " + Arrays.stream(values()).map(f -> "\"" + f.setting + "\"")
-                .collect(Collectors.joining(", ")) + ", got \"" + value + "\"");
+                .collect(Collectors.joining(", ")) + ", got " + ConfigException.quote(value) + "");
     }
 }

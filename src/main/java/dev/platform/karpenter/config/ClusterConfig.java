@@ -3,6 +3,7 @@ package dev.platform.karpenter.config;
 import dev.platform.karpenter.release.DeclaredApis;
 import dev.platform.karpenter.release.KarpenterRelease;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -15,7 +16,9 @@ import java.util.regex.Pattern;
  * @param namespace    karpenter_namespace: where the controller runs (default "karpenter")
  * @param serviceAccount karpenter_service_account: the controller's service account (default "karpenter")
  * @param tags         tags: added to every taggable AWS resource, and to what Karpenter launches
- * @param apis         the release with retire_previous_api: the API generations the pools are declared in
+ * @param apis         the release with retired_api: the API generations the pools are declared in
+ * @param upgradeOverride upgrade_override names karpenter_chart_version: its deploy skips the step guard and the
+ *                     Kubernetes range check (a cluster outside the step's range, or a fresh install over kept IAM)
  */
 public record ClusterConfig(
         String clusterName,
@@ -29,7 +32,8 @@ public record ClusterConfig(
         ControllerSettings controller,
         NodePoolSettings nodePools,
         StateBackendSettings backend,
-        DeclaredApis apis) {
+        DeclaredApis apis,
+        boolean upgradeOverride) {
 
     /** EKS cluster names: 1-100 characters, starting with a letter or digit. */
     private static final Pattern CLUSTER_NAME = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]*");
@@ -39,7 +43,7 @@ public record ClusterConfig(
         String clusterName = settings.requiredString("cluster_name");
         if (clusterName.length() > 100 || !CLUSTER_NAME.matcher(clusterName).matches()) {
             throw new ConfigException("cluster_name must be an EKS cluster name (1 to 100 letters, digits, '-' or '_', "
-                    + "starting with a letter or digit), got \"" + clusterName + "\"");
+                    + "starting with a letter or digit), got " + ConfigException.quote(clusterName) + "");
         }
         String region = settings.requiredString("region");
         Regions.requireValid("region", region);
@@ -56,6 +60,7 @@ public record ClusterConfig(
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
+        boolean upgradeOverride = upgradeOverride(settings, release);
         String namespace = dnsLabel(settings, "karpenter_namespace");
         String serviceAccount = dnsLabel(settings, "karpenter_service_account");
         Map<String, String> tags = AwsRules.requireTags("tags", settings.stringMap("tags"));
@@ -71,7 +76,8 @@ public record ClusterConfig(
                 ControllerSettings.from(settings),
                 NodePoolSettings.from(settings, clusterName, apis, tags),
                 StateBackendSettings.from(settings, region),
-                apis);
+                apis,
+                upgradeOverride);
         config.names().requireWithinAwsLimits();
         config.iam().nodeRoleArn().ifPresent(arn -> Regions.requireArnInPartition("iam_role_arn", arn, region));
         config.interruption().kmsKeyId().ifPresent(key -> Regions.requireArnInPartition("queue_kms_key_id", key, region));
@@ -86,6 +92,26 @@ public record ClusterConfig(
     /** The cdktf stack name of one concern, e.g. "demo-iam". */
     public String stackName(String concern) {
         return clusterName + "-" + concern;
+    }
+
+    /** Only for the very version it names, so a forgotten override cannot waive the checks of a later step. */
+    private static boolean upgradeOverride(Settings settings, KarpenterRelease release) {
+        Optional<String> named = settings.optionalString("upgrade_override");
+        if (named.isEmpty()) {
+            return false;
+        }
+        boolean same;
+        try {
+            same = KarpenterRelease.of(named.get()).equals(release);
+        } catch (IllegalArgumentException e) {
+            same = false;
+        }
+        if (!same) {
+            throw new ConfigException("upgrade_override " + ConfigException.quote(named.get()) + " must name karpenter_chart_version (\""
+                    + release.chartVersion() + "\"): it waives the step guard and the Kubernetes range check for that"
+                    + " one deploy; remove it afterwards");
+        }
+        return true;
     }
 
     private static String dnsLabel(Settings settings, String key) {

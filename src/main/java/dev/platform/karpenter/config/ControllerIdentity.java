@@ -23,6 +23,6 @@ public enum ControllerIdentity {
                 return identity;
             }
         }
-        throw new ConfigException(key + " must be \"irsa\" or \"pod_identity\", got \"" + value + "\"");
+        throw new ConfigException(key + " must be \"irsa\" or \"pod_identity\", got " + ConfigException.quote(value) + "");
     }
 }

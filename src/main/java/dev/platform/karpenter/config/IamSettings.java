@@ -38,7 +38,7 @@ public record IamSettings(
         Optional<String> roleArn = settings.optionalString("iam_role_arn");
         roleArn.ifPresent(arn -> {
             if (!ROLE_ARN.matcher(arn).matches()) {
-                throw new ConfigException("iam_role_arn must be an IAM role ARN (arn:aws:iam::123456789012:role/NAME), got \"" + arn + "\"");
+                throw new ConfigException("iam_role_arn must be an IAM role ARN (arn:aws:iam::123456789012:role/NAME), got " + ConfigException.quote(arn) + "");
             }
             if (create) {
                 throw new ConfigException("iam_role_arn names a role to reuse, so create_iam_role must be false");

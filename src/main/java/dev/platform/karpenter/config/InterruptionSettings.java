@@ -15,7 +15,7 @@ public record InterruptionSettings(String queueName, Optional<String> kmsKeyId) 
     static InterruptionSettings from(Settings settings, String clusterName) {
         String queueName = settings.string("queue_name", clusterName);
         if (!QUEUE_NAME.matcher(queueName).matches()) {
-            throw new ConfigException("queue_name must be 1 to 80 letters, digits, '-' or '_', got \"" + queueName + "\"");
+            throw new ConfigException("queue_name must be 1 to 80 letters, digits, '-' or '_', got " + ConfigException.quote(queueName) + "");
         }
         Optional<String> kmsKeyId = settings.optionalString("queue_kms_key_id");
         kmsKeyId.ifPresent(key -> {

@@ -73,7 +73,7 @@ public record NodePoolSettings(
             try {
                 PoolSettings pool = PoolSettings.extra(Settings.pool(extraPools.get(i)), defaultPool);
                 if (!names.add(pool.name())) {
-                    throw new ConfigException("name \"" + pool.name() + "\" is used by another pool");
+                    throw new ConfigException("name " + ConfigException.quote(pool.name()) + " is used by another pool");
                 }
                 pools.add(pool);
             } catch (ConfigException e) {
@@ -81,7 +81,7 @@ public record NodePoolSettings(
             }
         }
         for (PoolSettings pool : pools) {
-            String where = pool.name().equals(PoolSettings.DEFAULT_POOL) ? "" : "node_pools \"" + pool.name() + "\": ";
+            String where = pool.name().equals(PoolSettings.DEFAULT_POOL) ? "" : "node_pools " + ConfigException.quote(pool.name()) + ": ";
             requireValidFor(rules, release, pool, where);
         }
         Optional<String> hookImage = settings.optionalString("uninstall_hook_image");
@@ -92,11 +92,11 @@ public record NodePoolSettings(
             }
             if (!IMAGE.matcher(image).matches()) {
                 throw new ConfigException("uninstall_hook_image must be a container image reference such as \""
-                        + DEFAULT_UNINSTALL_HOOK_IMAGE + "\", got \"" + image + "\"");
+                        + DEFAULT_UNINSTALL_HOOK_IMAGE + "\", got " + ConfigException.quote(image) + "");
             }
         });
         tags.keySet().forEach(key -> NodePoolRules.reservedTagKey(key).ifPresent(reserved -> {
-            throw new ConfigException("tags key \"" + key + "\" is reserved by Karpenter (" + reserved + "): tags also go on"
+            throw new ConfigException("tags key " + ConfigException.quote(key) + " is reserved by Karpenter (" + reserved + "): tags also go on"
                     + " every instance, volume and launch template Karpenter creates, which Karpenter tags with it itself;"
                     + " remove it or choose another key");
         }));
@@ -117,7 +117,7 @@ public record NodePoolSettings(
         Pattern format = family == AmiFamily.BOTTLEROCKET ? BOTTLEROCKET_VERSION : DATED_AMI_VERSION;
         if (!version.get().equals(LATEST_AMI) && !format.matcher(version.get()).matches()) {
             throw new ConfigException("ami_version must be \"latest\" or a release of the " + family.setting() + " AMIs such as \""
-                    + (family == AmiFamily.BOTTLEROCKET ? "v1.10.0" : "v20240625") + "\", got \"" + version.get() + "\"");
+                    + (family == AmiFamily.BOTTLEROCKET ? "v1.10.0" : "v20240625") + "\", got " + ConfigException.quote(version.get()) + "");
         }
         return version.get();
     }

@@ -44,7 +44,7 @@ public record NodeRequirement(String key, String operator, List<String> values) 
                 }
             }
             default -> throw new ConfigException("operator must be one of " + String.join(", ", OPERATORS)
-                    + " (the operators Karpenter accepts), got \"" + operator + "\"");
+                    + " (the operators Karpenter accepts), got " + ConfigException.quote(operator) + "");
         }
     }
 }

@@ -79,7 +79,7 @@ public record PoolSettings(
         List<String> categories = settings.stringList("instance_categories", inherited.instanceCategories);
         for (String category : categories) {
             if (!INSTANCE_CATEGORY.matcher(category).matches()) {
-                throw new ConfigException("instance_categories must hold EC2 instance categories such as \"c\", \"m\" or \"r\", got \"" + category + "\"");
+                throw new ConfigException("instance_categories must hold EC2 instance categories such as \"c\", \"m\" or \"r\", got " + ConfigException.quote(category) + "");
             }
         }
         int generation = settings.integer("instance_generation_min", inherited.instanceGenerationMin);
@@ -131,7 +131,7 @@ public record PoolSettings(
         }
         for (String value : values) {
             if (!allowed.contains(value)) {
-                throw new ConfigException(key + " must contain only " + quoted(allowed) + ", got \"" + value + "\"");
+                throw new ConfigException(key + " must contain only " + quoted(allowed) + ", got " + ConfigException.quote(value) + "");
             }
         }
         return values;

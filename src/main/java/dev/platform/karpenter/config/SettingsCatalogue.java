@@ -36,6 +36,7 @@ public final class SettingsCatalogue {
         add("region", Type.STRING, null, false, "AWS region of the cluster (required)");
         add("karpenter_chart_version", Type.STRING, null, false, "Karpenter chart version (required)");
         add("retired_api", Type.STRING, null, false, "API generation whose pools are no longer declared");
+        add("upgrade_override", Type.STRING, null, false, "chart version whose deploy skips the step and Kubernetes checks");
         add("karpenter_namespace", Type.STRING, "karpenter", false, "namespace of the controller");
         add("karpenter_service_account", Type.STRING, "karpenter", false, "service account of the controller");
         add("controller_identity", Type.STRING, "irsa", false, "irsa or pod_identity");

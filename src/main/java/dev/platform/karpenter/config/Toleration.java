@@ -29,7 +29,7 @@ public record Toleration(
         Optional<String> tolerationKey = optionalString(key, "key", fields.get("key"));
         String operator = optionalString(key, "operator", fields.get("operator")).orElse("Equal");
         if (!OPERATORS.contains(operator)) {
-            throw new ConfigException(key + ".operator must be \"Equal\" or \"Exists\", got \"" + operator + "\"");
+            throw new ConfigException(key + ".operator must be \"Equal\" or \"Exists\", got " + ConfigException.quote(operator) + "");
         }
         Optional<String> value = Optional.ofNullable(fields.get("value")).map(v -> ControllerSettings.scalarAsString(key + ".value", v));
         if (operator.equals("Exists") && value.isPresent()) {

@@ -1,23 +1,16 @@
 package dev.platform.karpenter.policy;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import com.fasterxml.jackson.annotation.JsonValue;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.UncheckedIOException;
-import java.util.LinkedHashMap;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * An IAM policy document as typed records, the one model of every policy the app writes (the controller's
- * permissions, the roles' trust policies, the queue policy). Jackson renders it to the JSON IAM reads (the policy
- * grammar's Version, Id, Statement, Sid, Effect, Principal, Action, Resource and Condition).
+ * permissions, the roles' trust policies, the queue policy), rendered as a Jackson tree to the JSON IAM reads (the
+ * policy grammar's Version, Id, Statement, Sid, Effect, Principal, Action, Resource and Condition).
  *
  * <p>Values may be Terraform references (cdktf tokens such as the partition or a queue ARN): they stay inside the
  * JSON strings and Terraform interpolates them at plan time, so the document is complete in the plan. This replaces
@@ -27,12 +20,9 @@ import java.util.Optional;
  *
  * @param id the policy's optional Id element
  */
-@JsonPropertyOrder({"Version", "Id", "Statement"})
-public record IamPolicyDocument(@JsonIgnore Optional<String> id,
-                                @JsonProperty("Statement") List<Statement> statements) {
+public record IamPolicyDocument(Optional<String> id, List<Statement> statements) {
     /** The current (and only useful) version of the policy language. */
     public static final String VERSION = "2012-10-17";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     public IamPolicyDocument {
         Objects.requireNonNull(id, "id");
@@ -54,24 +44,16 @@ public record IamPolicyDocument(@JsonIgnore Optional<String> id,
         return new IamPolicyDocument(Optional.of(policyId), statements);
     }
 
-    @JsonProperty("Version")
-    String version() {
-        return VERSION;
-    }
-
-    @JsonProperty("Id")
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    String renderedId() {
-        return id.orElse(null);
-    }
-
-    /** The document as compact JSON, statements and values in the order given. */
+    /**
+     * The document as compact JSON, statements and values in the order given. Built as a Jackson tree rather than
+     * by data binding: introspecting the records costs a short-lived JVM more than the whole rendering.
+     */
     public String toJson() {
-        try {
-            return JSON.writeValueAsString(this);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        ObjectNode document = JsonNodeFactory.instance.objectNode().put("Version", VERSION);
+        id.ifPresent(value -> document.put("Id", value));
+        ArrayNode statementNodes = document.putArray("Statement");
+        statements.forEach(statement -> statement.render(statementNodes.addObject()));
+        return document.toString();
     }
 
     public enum Effect { Allow, Deny }
@@ -81,13 +63,8 @@ public record IamPolicyDocument(@JsonIgnore Optional<String> id,
      *
      * @param sid empty for none
      */
-    @JsonPropertyOrder({"Sid", "Effect", "Principal", "Action", "Resource", "Condition"})
-    public record Statement(@JsonProperty("Sid") @JsonInclude(JsonInclude.Include.NON_EMPTY) String sid,
-                            @JsonProperty("Effect") Effect effect,
-                            @JsonIgnore Optional<Principal> principal,
-                            @JsonProperty("Action") List<String> actions,
-                            @JsonProperty("Resource") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> resources,
-                            @JsonIgnore List<Condition> conditions) {
+    public record Statement(String sid, Effect effect, Optional<Principal> principal, List<String> actions,
+                            List<String> resources, List<Condition> conditions) {
         public Statement {
             Objects.requireNonNull(sid, "sid");
             Objects.requireNonNull(effect, "effect");
@@ -120,22 +97,26 @@ public record IamPolicyDocument(@JsonIgnore Optional<String> id,
             return new Statement(sid, effect, Optional.of(newPrincipal), actions, resources, conditions);
         }
 
-        @JsonProperty("Principal")
-        @JsonInclude(JsonInclude.Include.NON_NULL)
-        Principal renderedPrincipal() {
-            return principal.orElse(null);
-        }
-
-        /** IAM's Condition block: operator to condition key to values, in the order given. */
-        @JsonProperty("Condition")
-        @JsonInclude(JsonInclude.Include.NON_EMPTY)
-        Map<String, Map<String, List<String>>> renderedConditions() {
-            Map<String, Map<String, List<String>>> operators = new LinkedHashMap<>();
-            for (Condition condition : conditions) {
-                operators.computeIfAbsent(condition.test(), test -> new LinkedHashMap<>())
-                        .put(condition.variable(), condition.values());
+        /** IAM's grammar: no Sid when empty, Resource and Condition only when present, conditions grouped by operator. */
+        void render(ObjectNode node) {
+            if (!sid.isEmpty()) {
+                node.put("Sid", sid);
             }
-            return operators;
+            node.put("Effect", effect.name());
+            principal.ifPresent(p -> p.render(node));
+            actions.forEach(node.putArray("Action")::add);
+            if (!resources.isEmpty()) {
+                resources.forEach(node.putArray("Resource")::add);
+            }
+            if (!conditions.isEmpty()) {
+                ObjectNode operators = node.putObject("Condition");
+                for (Condition condition : conditions) {
+                    ObjectNode keys = operators.has(condition.test())
+                            ? (ObjectNode) operators.get(condition.test())
+                            : operators.putObject(condition.test());
+                    condition.values().forEach(keys.putArray(condition.variable())::add);
+                }
+            }
         }
     }
 
@@ -162,10 +143,12 @@ public record IamPolicyDocument(@JsonIgnore Optional<String> id,
         }
 
         /** IAM spells anyone as the string "*", every other principal as {type: [identifiers]}. */
-        @JsonValue
-        Object rendered() {
-            boolean anyone = type.equals("*") && identifiers.equals(List.of("*"));
-            return anyone ? "*" : Map.of(type, identifiers);
+        void render(ObjectNode statement) {
+            if (type.equals("*") && identifiers.equals(List.of("*"))) {
+                statement.put("Principal", "*");
+            } else {
+                identifiers.forEach(statement.putObject("Principal").putArray(type)::add);
+            }
         }
     }
 

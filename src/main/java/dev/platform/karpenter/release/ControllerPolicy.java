@@ -7,7 +7,6 @@ import dev.platform.karpenter.policy.IamPolicyDocument;
 import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The Karpenter controller's IAM permissions for a release, statement for statement as in the upstream
@@ -49,7 +48,8 @@ public final class ControllerPolicy {
                 case V1BETA1 -> ControllerPolicyV1Beta1.nodeLifecycle(scope, false);
                 case V1 -> throw new IllegalStateException("no generation follows v1");
             };
-            groups.add(new Group(previous.name() + "V1" + kept.name().substring(2).toLowerCase(Locale.ROOT),
+            String spelling = DeclaredApis.spelling(kept);
+            groups.add(new Group(previous.name() + Character.toUpperCase(spelling.charAt(0)) + spelling.substring(1),
                     previous.statements()));
         });
         return List.copyOf(groups);

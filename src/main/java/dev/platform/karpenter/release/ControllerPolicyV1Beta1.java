@@ -7,9 +7,11 @@ import static dev.platform.karpenter.policy.IamPolicyDocument.Statement.allow;
 
 import dev.platform.karpenter.release.ControllerPolicy.Group;
 import dev.platform.karpenter.release.ControllerPolicy.Scope;
+import dev.platform.karpenter.policy.IamPolicyDocument.Condition;
 import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Karpenter 0.32 to 0.37: the sixteen statements of KarpenterControllerPolicy in the getting-started template,
@@ -22,6 +24,8 @@ final class ControllerPolicyV1Beta1 {
     private static final String POOL_TAG = "karpenter.sh/nodepool";
     private static final String NODE_CLASS_TAG = "karpenter.k8s.aws/ec2nodeclass";
     private static final String REGION_TAG = "topology.kubernetes.io/region";
+    private static final String RESOURCE = "aws:ResourceTag/";
+    private static final String REQUEST = "aws:RequestTag/";
 
     private ControllerPolicyV1Beta1() {
     }
@@ -85,27 +89,31 @@ final class ControllerPolicyV1Beta1 {
                 allow("AllowScopedInstanceProfileCreationActions",
                         List.of("iam:CreateInstanceProfile"),
                         List.of("*"),
-                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                        stringEquals("aws:RequestTag/" + REGION_TAG, s.region()),
-                        stringLike("aws:RequestTag/" + NODE_CLASS_TAG, "*")),
+                        nodeClassProfile(s, REQUEST)),
                 allow("AllowScopedInstanceProfileTagActions",
                         List.of("iam:TagInstanceProfile"),
                         List.of("*"),
-                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                        stringEquals("aws:ResourceTag/" + REGION_TAG, s.region()),
-                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                        stringEquals("aws:RequestTag/" + REGION_TAG, s.region()),
-                        stringLike("aws:ResourceTag/" + NODE_CLASS_TAG, "*"),
-                        stringLike("aws:RequestTag/" + NODE_CLASS_TAG, "*")),
+                        Stream.concat(Stream.of(nodeClassProfile(s, RESOURCE)), Stream.of(nodeClassProfile(s, REQUEST)))
+                                .toArray(Condition[]::new)),
                 allow("AllowScopedInstanceProfileActions",
                         List.of("iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"),
                         List.of("*"),
-                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                        stringEquals("aws:ResourceTag/" + REGION_TAG, s.region()),
-                        stringLike("aws:ResourceTag/" + NODE_CLASS_TAG, "*")),
+                        nodeClassProfile(s, RESOURCE)),
                 allow("AllowInstanceProfileReadActions",
                         List.of("iam:GetInstanceProfile"),
                         List.of("*"))));
+    }
+
+    /**
+     * An instance profile Karpenter made for a node class of this cluster, in this region, by its tags: those of
+     * the profile ({@code aws:ResourceTag/}) or those of the request ({@code aws:RequestTag/}).
+     */
+    private static Condition[] nodeClassProfile(Scope s, String tags) {
+        return new Condition[] {
+            stringEquals(tags + s.clusterTag(), "owned"),
+            stringEquals(tags + REGION_TAG, s.region()),
+            stringLike(tags + NODE_CLASS_TAG, "*"),
+        };
     }
 
     private static Group resourceDiscovery(Scope s) {

@@ -81,7 +81,7 @@ public final class KubernetesSupport {
 
     /** The newest Kubernetes minor EKS publishes AMIs of this family for ("AL2": 32), empty where EKS keeps up. */
     public static Optional<Integer> newestKubernetesWithAmis(String amiFamily) {
-        return amiFamily.equals("AL2") ? Optional.of(AL2_NEWEST_KUBERNETES_MINOR) : Optional.empty();
+        return amiFamily.equals(NodePoolRules.AL2) ? Optional.of(AL2_NEWEST_KUBERNETES_MINOR) : Optional.empty();
     }
 
     /**

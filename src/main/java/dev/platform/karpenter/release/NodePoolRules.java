@@ -12,6 +12,10 @@ import java.util.Set;
  * @param al2023   whether the node class accepts AL2023 (added in 0.33)
  */
 public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
+    /** AMI families as Karpenter's amiFamily spells them (and the tfvars' ami_family). */
+    public static final String BOTTLEROCKET = "Bottlerocket";
+    public static final String AL2023 = "AL2023";
+    public static final String AL2 = "AL2";
     private static final int FIRST_AL2023_MINOR = 33;
 
     /**
@@ -59,7 +63,7 @@ public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
 
     /** AMI families the node class accepts, as the tfvars spell them: AL2023 support came with 0.33. */
     public List<String> amiFamilies() {
-        return al2023 ? List.of("Bottlerocket", "AL2023", "AL2") : List.of("Bottlerocket", "AL2");
+        return al2023 ? List.of(BOTTLEROCKET, AL2023, AL2) : List.of(BOTTLEROCKET, AL2);
     }
 
     /**

@@ -17,7 +17,7 @@ import java.util.Optional;
 public final class UpgradeSteps {
     /** The newest patch of each minor on the path: the versions a step recommends. */
     private static final Map<String, Integer> NEWEST_PATCH = Map.of(
-            "0.31", 5, "0.32", 10, "0.33", 12, "0.34", 13, "0.35", 12, "0.36", 9, "0.37", 8, "1.0", 14);
+            "0.31", 5, "0.32", 10, "0.33", 12, "0.34", 13, "0.35", 12, "0.36", 9, "0.37", 8, "1.0", 14, "1.14", 1);
     /** From this patch on, a release may take the next stage's step (and be the target of a rollback from it). */
     private static final Map<String, Integer> STEP_PATCH = Map.of(
             "0.31", 4, "0.33", 12, "0.34", 13, "0.35", 12, "0.36", 9, "0.37", 7, "1.0", 6);
@@ -51,18 +51,34 @@ public final class UpgradeSteps {
     /**
      * A move upstream does not allow.
      *
-     * @param next the next allowed deploy on the way, with retired_api when that is what is missing
+     * @param next  the next allowed deploy on the way, with retired_api when that is what is missing
+     * @param again whether that next deploy is the deployed release itself, with another retired_api
      */
-    public record Refusal(String reason, Optional<DeclaredApis> next) {
+    public record Refusal(String reason, Optional<DeclaredApis> next, boolean again) {
         /** The advice part of a message: "the next allowed step is 0.37.8" or what to set. */
         public String advice() {
-            return next.map(UpgradeSteps::describe).map(step -> "the next allowed step is " + step)
-                    .orElse("no supported way leads there from the deployed release");
+            if (next.isEmpty()) {
+                return "no supported way leads there from the deployed release";
+            }
+            if (again) {
+                return "the next allowed step is the deployed release again with retired_api = \""
+                        + DeclaredApis.spelling(next.get().retired().orElseThrow()) + "\"";
+            }
+            return "the next allowed step is " + describe(next.get());
         }
+    }
+
+    private static Refusal refusal(String reason, Optional<DeclaredApis> next) {
+        return new Refusal(reason, next, false);
     }
 
     /** Empty when {@code to} may be deployed over {@code from} in one step. */
     public static Optional<Refusal> check(Deployed from, DeclaredApis to) {
+        return move(from, to).map(refusal -> new Refusal(refusal.reason(), refusal.next(),
+                refusal.next().filter(next -> next.release().equals(from.release())).isPresent()));
+    }
+
+    private static Optional<Refusal> move(Deployed from, DeclaredApis to) {
         KarpenterRelease f = from.release();
         KarpenterRelease t = to.release();
         Stage sf = stage(f);
@@ -77,10 +93,10 @@ public final class UpgradeSteps {
             return rollback(from, t);
         }
         if (st.ordinal() > sf.ordinal()) {
-            return Optional.of(new Refusal("upstream allows no jump from " + f.minorSeries() + " to " + t.minorSeries()
+            return Optional.of(refusal("upstream allows no jump from " + f.minorSeries() + " to " + t.minorSeries()
                     + "; the path passes v0.31.4+, v0.32.x, a latest 0.33-0.37 patch, then 1.0.x", Optional.of(nextStep(from))));
         }
-        return Optional.of(new Refusal("Karpenter " + t.minorSeries() + " cannot read what " + f.minorSeries()
+        return Optional.of(refusal("Karpenter " + t.minorSeries() + " cannot read what " + f.minorSeries()
                 + " stores; upstream rolls back one stage only", Optional.empty()));
     }
 
@@ -89,30 +105,30 @@ public final class UpgradeSteps {
         switch (stage(f)) {
             case ALPHA -> {
                 if (!atStepPatch(f)) {
-                    return Optional.of(new Refusal("0.32 starts from v0.31.4 or later, the first releases it can roll back to",
+                    return Optional.of(refusal("0.32 starts from v0.31.4 or later, the first releases it can roll back to",
                             Optional.of(nextStep(from))));
                 }
             }
             case BRIDGE -> {
                 if (from.oldestDeclared() == ApiGeneration.V1ALPHA5) {
-                    return Optional.of(new Refusal("0.33 and later no longer serve v1alpha5; retire the Provisioners and"
+                    return Optional.of(refusal("0.33 and later no longer serve v1alpha5; retire the Provisioners and"
                             + " AWSNodeTemplate once no node labelled karpenter.sh/provisioner-name is left",
                             Optional.of(nextStep(from))));
                 }
             }
             case BETA -> {
                 if (!atStepPatch(f)) {
-                    return Optional.of(new Refusal("1.0 starts from the latest patch of the running minor ("
+                    return Optional.of(refusal("1.0 starts from the latest patch of the running minor ("
                             + newest(f) + "), the only releases it can roll back to", Optional.of(nextStep(from))));
                 }
             }
             case CONVERSION -> {
                 if (!atStepPatch(f)) {
-                    return Optional.of(new Refusal("1.1 and later need every object stored as v1, which 1.0.6 and later"
+                    return Optional.of(refusal("1.1 and later need every object stored as v1, which 1.0.6 and later"
                             + " migrate", Optional.of(nextStep(from))));
                 }
                 if (from.oldestDeclared() == ApiGeneration.V1BETA1) {
-                    return Optional.of(new Refusal("1.1 and later no longer serve v1beta1; declare the pools as v1 first",
+                    return Optional.of(refusal("1.1 and later no longer serve v1beta1; declare the pools as v1 first",
                             Optional.of(nextStep(from))));
                 }
             }
@@ -123,7 +139,7 @@ public final class UpgradeSteps {
 
     private static Optional<Refusal> rollback(Deployed from, KarpenterRelease t) {
         return switch (stage(t)) {
-            case ALPHA, BETA -> atStepPatch(t) ? Optional.empty() : Optional.of(new Refusal("upstream rolls "
+            case ALPHA, BETA -> atStepPatch(t) ? Optional.empty() : Optional.of(refusal("upstream rolls "
                     + from.release().minorSeries() + " back to " + newest(t).minorSeries() + " from "
                     + newest(t).minorSeries().replace(".x", "." + STEP_PATCH.get(series(t))) + " on only",
                     Optional.of(DeclaredApis.retiring(newest(t)))));
@@ -144,7 +160,7 @@ public final class UpgradeSteps {
                     ? new DeclaredApis(newest(1, 0), Optional.of(from.oldestDeclared()).filter(g -> g == ApiGeneration.V1)
                             .map(g -> ApiGeneration.V1BETA1))
                     : from.oldestDeclared() == ApiGeneration.V1BETA1 ? DeclaredApis.retiring(f)
-                    : DeclaredApis.retiring(KarpenterRelease.newestOfEachMajor().get(1));
+                    : DeclaredApis.retiring(newestRelease());
             case V1 -> DeclaredApis.retiring(f);
         };
     }
@@ -170,6 +186,11 @@ public final class UpgradeSteps {
             }
         }
         return List.copyOf(steps);
+    }
+
+    /** The newest release this project knows: the default target of the path. */
+    public static KarpenterRelease newestRelease() {
+        return newest(1, KarpenterRelease.newestOfEachMajor().get(1).minor());
     }
 
     /** A deploy as a user sets it: "0.37.8", "v0.32.10 with retired_api = \"v1alpha5\"". */

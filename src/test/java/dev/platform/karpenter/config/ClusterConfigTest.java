@@ -94,6 +94,8 @@ class ClusterConfigTest {
                 Arguments.of("too new chart", tfvars("2.0.0"), "supported: v0.30.x to 0.37.x or 1.0.x to 1.14.x"),
                 Arguments.of("retiring the running generation", tfvars("v0.32.10", "retired_api = \"v1beta1\""),
                         "retired_api \"v1beta1\" cannot be retired with Karpenter v0.32.10; use \"v1alpha5\""),
+                Arguments.of("override of another version", tfvars("1.14.1", "upgrade_override = \"1.13.0\""),
+                        "upgrade_override \"1.13.0\" must name karpenter_chart_version (\"1.14.1\")"),
                 Arguments.of("retiring on 0.31", tfvars(V0, "retired_api = \"v1alpha5\""),
                         "retired_api \"v1alpha5\" cannot be retired with Karpenter v0.30.0: it serves v1alpha5 only"),
                 Arguments.of("not a version", tfvars("latest"), "karpenter_chart_version \"latest\" is not a release version"),

@@ -69,6 +69,14 @@ public final class HostileInputs {
         cases.add(eval.apply(BASE + "cpu_limit = -(-5)\n"));
         cases.add(eval.apply(BASE + "node_group_name = <<EOT\n${path.module}\nEOT\n"));
         cases.add(eval.apply(BASE + "memory_limit = format(\"%dGi\", 10)\n"));
+        cases.add(eval.apply(BASE + "node_group_name = <<EOT\n%{ if true }x%{ endif }\nEOT\n"));
+        cases.add(eval.apply(BASE.replace("\"demo\"", "\"de\" + \"mo\"")));
+        cases.add(eval.apply(BASE + "cpu_limit = 0x10\n"));
+        cases.add(eval.apply(BASE + "tags = merge({}, { a = \"b\" })\n"));
+        cases.add(eval.apply(BASE + "cpu_limit = 1_000\n"));
+        cases.add(eval.apply(BASE + "locals {\n  x = 1\n}\n"));
+        cases.add(eval.apply(BASE + "variable \"x\" {}\n"));
+        cases.add(eval.apply(BASE + "terraform {\n}\n"));
         // 2. Strings that Terraform would evaluate where they land.
         Function<String, Case> inject = line -> reject("injection", BASE + line + "\n", line.substring(0, line.indexOf(' ')));
         cases.add(inject.apply("node_group_name = \"$${file(\\\"/etc/hostname\\\")}\""));
@@ -108,6 +116,12 @@ public final class HostileInputs {
                 Expect.REJECT, "big.tfvars"));
         cases.add(new Case("crash", "not UTF-8", Map.of("latin.tfvars", BASE + "node_group_name = \"\u00ff\u00fe\"\n"
                 + "\0latin1"), Expect.REJECT, "latin.tfvars"));
+        cases.add(reject("crash", "", "cluster_name"));
+        cases.add(reject("crash", "# only a comment\n", "cluster_name"));
+        cases.add(reject("crash", BASE + "tags = { a = { b = \"c\" } }\n", "tags"));
+        cases.add(reject("crash", BASE + "node_pools = {}\n", "node_pools"));
+        cases.add(reject("crash", BASE + "controller_affinity = \"x\"\n", "controller_affinity"));
+        cases.add(reject("crash", BASE + "node_pools = [" + "{ name = \"p\" }, ".repeat(2) + "]\n", "node_pools"));
         // 4. AWS tags.
         Function<String, Case> tag = line -> reject("aws tags", BASE + line + "\n", "tags");
         cases.add(tag.apply("tags = { \"aws:x\" = \"v\" }"));
@@ -141,6 +155,9 @@ public final class HostileInputs {
         cases.add(k8s.apply("discovery_tag_value = \"a;b\""));
         cases.add(k8s.apply("node_pools = [{ name = \"Big\" }]"));
         cases.add(k8s.apply("node_pools = [{ name = \"" + "a".repeat(64) + "\" }]"));
+        cases.add(k8s.apply("node_taints = [{ key = \"k\", value = \"v\" }]"));
+        cases.add(k8s.apply("node_requirements = [{ key = \"a\", operator = \"Gt\", values = [\"x\"] }]"));
+        cases.add(k8s.apply("karpenter_namespace = \"kube_system\""));
         // 6. Quantities, durations, numbers.
         Function<String, Case> amount = line -> reject("quantities", BASE + line + "\n", line.substring(0, line.indexOf(' ')));
         cases.add(amount.apply("memory_limit = \"0\""));
@@ -179,6 +196,8 @@ public final class HostileInputs {
                 + "queue_kms_key_id = \"arn:aws:kms:cn-north-1:123456789012:key/k\"\n", "queue_kms_key_id"));
         cases.add(reject("regions and names", BASE_V0 + "uninstall_hook_image = \"UPPER/case\"\n", "uninstall_hook_image"));
         cases.add(reject("regions and names", BASE + "karpenter_chart_version = \"1.14.1\"\n", "line"));
+        cases.add(region.apply(BASE.replace("us-west-2", "")));
+        cases.add(reject("regions and names", BASE + "state_bucket = \"ab\"\n", "state_bucket"));
         // 8. Several files in one directory.
         cases.add(new Case("cross-file", "names equal but for case", Map.of("a.tfvars", BASE,
                 "b.tfvars", BASE.replace("\"demo\"", "\"DEMO\"")), Expect.REJECT, "cluster_name"));
@@ -209,6 +228,10 @@ public final class HostileInputs {
         cases.add(valid.apply(BASE + "/* c */ # c\n// c\ntags = {\n  a = \"b\" # c\n}\n"));
         cases.add(valid.apply(BASE + "node_labels = { \"karpenter.k8s.aws/instance-size\" = \"large\" }\n"));
         cases.add(valid.apply(BASE_V0 + "node_labels = { \"node.kubernetes.io/role\" = \"x\" }\n"));
+        cases.add(new Case("valid", "byte order mark", Map.of("bom.tfvars", "\uFEFF" + BASE), Expect.ACCEPT, ""));
+        cases.add(new Case("valid", "CRLF line ends", Map.of("crlf.tfvars", BASE.replace("\n", "\r\n")
+                + "tags = {\r\n  a = \"b\"\r\n}\r\n"), Expect.ACCEPT, ""));
+        cases.add(valid.apply(BASE + "tags = { \"\u00dcn\u00efcode\" = \"v\u00e4lue \u65e5\u672c\" }\n"));
         cases.add(valid.apply(BASE + "controller_resources = { requests = { cpu = 0.5, memory = \"512Mi\" } }\n"));
         return cases;
     }

@@ -80,7 +80,7 @@ class TerraformStringsIT {
                 c.nodePools().discoveryTagValue(), List.of(pool), c.nodePools().uninstallHookImage(),
                 c.nodePools().amiVersion(), Map.of("team", ALL));
         return new ClusterConfig(c.clusterName(), c.region(), c.release(), c.namespace(), c.serviceAccount(),
-                Map.of("team", ALL), iam, c.interruption(), controller, nodePools, c.backend(), c.apis());
+                Map.of("team", ALL), iam, c.interruption(), controller, nodePools, c.backend(), c.apis(), c.upgradeOverride());
     }
 
     /**

@@ -6,15 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.release.HelmValueKeys;
 import dev.platform.karpenter.release.ValuePath;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,8 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every key path the controller stack writes exists in the values.yaml of the chart version it installs, so a
- * key of the wrong generation (the silent failure of settings.aws.* on a 1.x chart) cannot ship. The key lists in
- * src/test/resources/chart-values-keys/ were copied from the upstream charts' values.yaml.
+ * key of the wrong generation (the silent failure of settings.aws.* on a 1.x chart) cannot ship. The keys are read from
+ * the upstream charts' values.yaml in src/test/resources/charts.
  */
 class ChartValueKeysTest {
     @RegisterExtension
@@ -85,17 +84,22 @@ class ChartValueKeysTest {
         });
     }
 
+    /** Every key path of the chart's values.yaml (src/test/resources/charts), in Helm --set spelling. */
     private static Set<String> chartKeys(String chartVersion) {
-        String resource = "/chart-values-keys/" + chartVersion + ".txt";
-        try (InputStream in = ChartValueKeysTest.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new AssertionError("missing test resource " + resource);
+        String tag = chartVersion.startsWith("v") ? chartVersion : "v" + chartVersion;
+        Path valuesFile = UpstreamCharts.chart(tag, UpstreamCharts.CONTROLLER_CHART).resolve("values.yaml");
+        Set<String> keys = new TreeSet<>();
+        collectChartKeys(Json.readYaml(valuesFile), "", keys);
+        return keys;
+    }
+
+    private static void collectChartKeys(JsonNode node, String prefix, Set<String> keys) {
+        node.fields().forEachRemaining(field -> {
+            String key = prefix + field.getKey().replace(".", "\\.");
+            keys.add(key);
+            if (field.getValue().isObject()) {
+                collectChartKeys(field.getValue(), key + ".", keys);
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-                    .filter(line -> !line.isBlank() && !line.startsWith("#"))
-                    .collect(Collectors.toSet());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        });
     }
 }

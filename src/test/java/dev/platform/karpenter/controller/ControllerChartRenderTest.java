@@ -8,11 +8,11 @@ import static dev.platform.karpenter.testing.kubernetes.HelmRender.find;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.platform.karpenter.controller.RenderedControllerReleases.Cluster;
 import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
@@ -32,7 +32,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ControllerChartRenderTest {
     private static final YAMLMapper YAML = new YAMLMapper();
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ENDPOINT = "<tf:data\\.aws_eks_cluster\\.[A-Za-z0-9_-]+\\.endpoint>";
 
     /** Each cluster's controller chart rendered once with its synthesized values. */
@@ -140,6 +139,21 @@ class ControllerChartRenderTest {
                 .isEqualTo("kubernetes.io/hostname");
     }
 
+    /** Without controller_affinity the app sets no affinity, and the chart's own keeps the pods off Karpenter's nodes. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("irsa")
+    void withoutControllerAffinityTheChartsOwnKeepsThePodsOffKarpentersNodes(Cluster cluster) {
+        ObjectNode values = (ObjectNode) yaml(cluster.values());
+        values.remove("affinity");
+        JsonNode pod = deployment(cluster.renderController(write(values))).at("/spec/template/spec");
+        JsonNode terms = pod.at("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms");
+        assertThat(terms).hasSize(1);
+        assertThat(terms.get(0).path("matchExpressions"))
+                .contains(yaml("{key: " + cluster.config().release().apiGeneration().poolLabel() + ", operator: DoesNotExist}"));
+        assertThat(pod.at("/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0/topologyKey").asText())
+                .isEqualTo("kubernetes.io/hostname");
+    }
+
     /**
      * Nothing is set that changes nothing: without any one of the app's value keys, the chart renders otherwise. The
      * IRSA clusters set every key the Pod Identity ones do, and more.
@@ -221,11 +235,7 @@ class ControllerChartRenderTest {
     }
 
     static JsonNode yaml(String text) {
-        try {
-            return YAML.readTree(text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Json.yaml(text);
     }
 
     private static String write(JsonNode values) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.controller.RenderedControllerReleases.Cluster;
 import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
@@ -77,6 +78,24 @@ class CrdChartRenderTest {
             assertThat(crd.path("kind").asText()).isEqualTo("CustomResourceDefinition");
             assertThat(CoreObjects.errors(crd)).as(HelmRender.describe(crd)).isEmpty();
         }
+    }
+
+    /**
+     * Every key the CRD release sets (1.0: the conversion webhook's service namespace) is read by the chart: the
+     * same key with another value renders otherwise.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("clusters")
+    void theCrdChartReadsEveryValueTheReleaseSets(Cluster cluster) {
+        String values = cluster.crdValues();
+        assertThat(values.isEmpty()).isEqualTo(!cluster.tag().startsWith("v1.0."));
+        if (values.isEmpty()) {
+            return;
+        }
+        JsonNode tree = Json.yaml(values);
+        assertThat(tree.at("/webhook/serviceNamespace").asText()).isEqualTo(cluster.release("karpenter").path("namespace").asText());
+        ((ObjectNode) tree.path("webhook")).put("serviceNamespace", "elsewhere");
+        assertThat(cluster.renderCrds(tree.toString())).isNotEqualTo(RENDERED.get(cluster));
     }
 
     /** The CRD without the conversion webhook's namespace, which the CRD chart templates for its release. */

@@ -71,11 +71,21 @@ final class RenderedControllerReleases {
                     release.path("namespace").asText(), valuesYaml);
         }
 
-        /** The karpenter-crd chart rendered as its release installs it (it sets no values). */
+        /** The CRD release's values document with markers; empty where the release sets none. */
+        String crdValues() {
+            JsonNode values = release("karpenter_crd").path("values");
+            return values.isEmpty() ? "" : markers(values.get(0).asText());
+        }
+
+        /** The karpenter-crd chart rendered as its release installs it. */
         List<JsonNode> renderCrds() {
+            return renderCrds(crdValues());
+        }
+
+        List<JsonNode> renderCrds(String valuesYaml) {
             JsonNode release = release("karpenter_crd");
             return HelmRender.template(UpstreamCharts.chart(tag, release.path("chart").asText()), release.path("name").asText(),
-                    release.path("namespace").asText(), "");
+                    release.path("namespace").asText(), valuesYaml);
         }
     }
 

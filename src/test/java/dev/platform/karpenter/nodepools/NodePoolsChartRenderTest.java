@@ -74,13 +74,16 @@ class NodePoolsChartRenderTest {
 
     /**
      * With the node role made by the IAM stack: its name crosses stacks as a Terraform reference. v1beta1 families
-     * take AL2 (AL2023 arrived with 1.x here).
+     * take AL2; they and 1.0 (which keeps declaring v1beta1 node classes) take no AMI version (a v1 alias only).
      */
     private static String[] everyV1SettingWithCreatedRole(String tag) {
         List<String> lines = new ArrayList<>(List.of(PoolSettingsExamples.EVERY_V1_SETTING));
         lines.add("create_iam_role = true");
         if (UpstreamCharts.V1BETA1.contains(tag)) {
             lines.replaceAll(line -> line.startsWith("ami_family") ? "ami_family = \"AL2\"" : line);
+        }
+        if (UpstreamCharts.V1BETA1.contains(tag) || tag.startsWith("v1.0.")) {
+            lines.removeIf(line -> line.startsWith("ami_version"));
         }
         return lines.toArray(String[]::new);
     }
@@ -152,6 +155,14 @@ class NodePoolsChartRenderTest {
             }
         }
         assertThat(objects.stream().filter(crds::serves)).hasSizeGreaterThanOrEqualTo(2);
+        // What the every-setting clusters put on node classes reaches the CRD check: tags, and a pinned v1 alias.
+        if (pools.config().clusterName().startsWith("every-")) {
+            List<JsonNode> nodeClasses = objects.stream()
+                    .filter(o -> o.path("kind").asText().matches("EC2NodeClass|AWSNodeTemplate")).toList();
+            assertThat(nodeClasses).isNotEmpty().allSatisfy(c -> assertThat(c.at("/spec/tags/cost-center").asText()).isEqualTo("42"));
+            nodeClasses.stream().filter(c -> c.path("apiVersion").asText().equals("karpenter.k8s.aws/v1")).forEach(c ->
+                    assertThat(c.at("/spec/amiSelectorTerms/0/alias").asText()).isEqualTo("al2023@v20240625"));
+        }
     }
 
     /** The objects the release's values list, with Terraform references replaced by {@code resolved}. */

@@ -65,7 +65,7 @@ class UpgradeStepsTest {
         UpgradeSteps.Refusal refusal = UpgradeSteps.check(deployed("1.0.14", ApiGeneration.V1BETA1), to("1.1.0")).orElseThrow();
 
         assertThat(refusal.reason()).contains("no longer serve v1beta1");
-        assertThat(refusal.advice()).isEqualTo("the next allowed step is 1.0.14 with retired_api = \"v1beta1\"");
+        assertThat(refusal.advice()).isEqualTo("the next allowed step is the deployed release again with retired_api = \"v1beta1\"");
         assertThat(UpgradeSteps.check(deployed("1.0.14", ApiGeneration.V1), to("1.1.0"))).isEmpty();
         assertThat(UpgradeSteps.check(deployed("1.0.5", ApiGeneration.V1), to("1.1.0"))).isPresent();
     }
@@ -73,7 +73,7 @@ class UpgradeStepsTest {
     @Test
     void refusesLeaving032WithProvisionersDeclared() {
         assertThat(UpgradeSteps.check(deployed("v0.32.10", ApiGeneration.V1ALPHA5), to("0.37.8")).orElseThrow().advice())
-                .isEqualTo("the next allowed step is v0.32.10 with retired_api = \"v1alpha5\"");
+                .isEqualTo("the next allowed step is the deployed release again with retired_api = \"v1alpha5\"");
         assertThat(UpgradeSteps.check(deployed("v0.32.10", ApiGeneration.V1BETA1), to("0.37.8"))).isEmpty();
         assertThat(UpgradeSteps.check(deployed("v0.31.3", ApiGeneration.V1ALPHA5), to("v0.32.10"))).isPresent();
         assertThat(UpgradeSteps.check(deployed("v0.31.4", ApiGeneration.V1ALPHA5), to("v0.32.10"))).isEmpty();

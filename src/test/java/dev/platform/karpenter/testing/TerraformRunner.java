@@ -68,26 +68,47 @@ public final class TerraformRunner {
         return exit;
     }
 
+    /** Plans into a file and returns {@code terraform show -json} of it: resource_changes with their actions. */
+    public JsonNode planJson() {
+        check("plan", "-out=tfplan", "-input=false", "-no-color");
+        return json("show", "-json", "-no-color", "tfplan");
+    }
+
+    /** Runs a plan that must fail and returns its output; an exit status of 0 or 2 fails the test. */
+    public String failingPlan() {
+        Path log = nextLog("plan");
+        int exit = run(log, "plan", "-detailed-exitcode", "-input=false", "-no-color");
+        if (exit == 0 || exit == 2) {
+            throw new AssertionError("terraform plan succeeded (exit " + exit + ") in " + stackDir + " but should fail");
+        }
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public void destroy() {
         check("destroy", "-auto-approve", "-input=false", "-no-color");
     }
 
     /** {@code terraform output -json}: an object of output name to {value, type, sensitive}. */
     public JsonNode output() {
-        Path log = nextLog("output");
+        return json("output", "-json", "-no-color");
+    }
+
+    /** Runs a subcommand that prints one JSON document, e.g. {@code show -json}, and parses it. */
+    private JsonNode json(String... args) {
+        Path log = nextLog(args[0]);
         Path stdout = logDir.resolve(log.getFileName() + ".json");
-        ProcessBuilder builder = command(List.of("output", "-json", "-no-color"));
+        ProcessBuilder builder = command(List.of(args));
         // Separate streams: a warning on stderr must not corrupt the JSON document on stdout.
         builder.redirectOutput(stdout.toFile()).redirectError(log.toFile());
         int exit = Processes.run(builder, COMMAND_TIMEOUT, log);
         if (exit != 0) {
-            throw failure("output", exit, log);
+            throw failure(args[0], exit, log);
         }
-        try {
-            return JSON.readTree(stdout.toFile());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Json.read(stdout);
     }
 
     /** Runs {@code terraform args...}, failing on a non-zero exit; args[0] is the subcommand. */

@@ -40,13 +40,21 @@ public interface NodePoolManifests {
      * Karpenter has terminated the pools' nodes; empty where deleting the node class already waits for that.
      * Never part of the plain file: applied by kubectl, the hook would run at once.
      *
+     * <p>From v1beta1 on none is needed: the EC2NodeClass carries Karpenter's termination finalizer, which it removes
+     * only once no NodeClaim uses the class any more, i.e. once the nodes of the deleted NodePools are terminated;
+     * Helm's uninstall waits for the class to be gone.
+     *
      * @param namespace      where the hook's Job runs (the controller's namespace)
      * @param timeoutSeconds how long Helm waits for the hook
      */
-    List<Object> uninstallHook(NodePoolSettings settings, String namespace, int timeoutSeconds);
+    default List<Object> uninstallHook(NodePoolSettings settings, String namespace, int timeoutSeconds) {
+        return List.of();
+    }
 
     /** Name of the plain file for {@code kubectl apply -f}: the seed's name on 0.x. */
-    String plainFileName();
+    default String plainFileName() {
+        return "nodepool.yaml";
+    }
 
     /** A pool object per pool of the settings, in their order, then the node class. */
     static List<KubernetesObject<?>> poolsThenNodeClass(NodePoolSettings settings,

@@ -70,15 +70,4 @@ final class V1Beta1Manifests implements NodePoolManifests {
                 limits,
                 disruption);
     }
-
-    /** None needed: the EC2NodeClass's termination finalizer waits for the nodes of the deleted NodePools. */
-    @Override
-    public List<Object> uninstallHook(NodePoolSettings settings, String namespace, int timeoutSeconds) {
-        return List.of();
-    }
-
-    @Override
-    public String plainFileName() {
-        return "nodepool.yaml";
-    }
 }

@@ -89,19 +89,4 @@ final class V1Manifests implements NodePoolManifests {
             case AL2 -> "al2";
         };
     }
-
-    /**
-     * None needed: the EC2NodeClass carries Karpenter's termination finalizer, which it removes only once no
-     * NodeClaim uses the class any more, i.e. once the nodes of the deleted NodePools are terminated. Helm's
-     * uninstall waits for the class to be gone.
-     */
-    @Override
-    public List<Object> uninstallHook(NodePoolSettings settings, String namespace, int timeoutSeconds) {
-        return List.of();
-    }
-
-    @Override
-    public String plainFileName() {
-        return "nodepool.yaml";
-    }
 }

@@ -8,7 +8,7 @@ public final class PoolSettingsExamples {
         "ttl_seconds_after_empty = 30", "expire_after = \"Never\"", "node_labels = { team = \"platform\" }",
         "node_taints = [{ key = \"dedicated\", value = \"batch\", effect = \"NoSchedule\" }, { key = \"gpu\", effect = \"NoExecute\" }]",
         "node_requirements = [{ key = \"example.com/spare\", operator = \"Exists\" }]",
-        "node_pools = [{ name = \"batch\", cpu_limit = 4 }]"};
+        "node_pools = [{ name = \"batch\", cpu_limit = 4 }]", "tags = { team = \"platform\", \"cost-center\" = \"42\" }"};
 
     public static final String[] EVERY_V1_SETTING = {
         "ami_family = \"AL2023\"", "discovery_tag_key = \"example.com/karpenter\"", "capacity_types = [\"spot\"]",
@@ -16,7 +16,8 @@ public final class PoolSettingsExamples {
         "consolidate_after = \"1h30m\"", "expire_after = \"Never\"", "node_labels = { team = \"platform\" }",
         "node_taints = [{ key = \"dedicated\", value = \"batch\", effect = \"NoSchedule\" }]",
         "node_requirements = [{ key = \"karpenter.k8s.aws/instance-cpu\", operator = \"Lt\", values = [\"33\"] }]",
-        "node_pools = [{ name = \"on-demand\", capacity_types = [\"on-demand\"] }]"};
+        "node_pools = [{ name = \"on-demand\", capacity_types = [\"on-demand\"] }]", "ami_version = \"v20240625\"",
+        "tags = { team = \"platform\", \"cost-center\" = \"42\" }"};
 
     private PoolSettingsExamples() {
     }

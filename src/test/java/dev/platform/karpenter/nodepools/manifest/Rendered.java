@@ -27,4 +27,10 @@ final class Rendered {
         }
         return matches.get(0);
     }
+
+    /** "apiVersion kind name" of each document, to state what a rendering holds in one line. */
+    static List<String> identities(List<JsonNode> documents) {
+        return documents.stream().map(d -> d.path("apiVersion").asText() + " " + d.path("kind").asText() + " "
+                + d.path("metadata").path("name").asText()).toList();
+    }
 }

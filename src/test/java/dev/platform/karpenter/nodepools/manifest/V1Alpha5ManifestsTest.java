@@ -38,8 +38,7 @@ class V1Alpha5ManifestsTest {
 
     @Test
     void rendersOneProvisionerAndTheNodeTemplateItReferences() {
-        assertThat(DEFAULTS).extracting(d -> d.path("apiVersion").asText() + " " + d.path("kind").asText() + " "
-                        + d.path("metadata").path("name").asText())
+        assertThat(Rendered.identities(DEFAULTS))
                 .containsExactly("karpenter.sh/v1alpha5 Provisioner default", "karpenter.k8s.aws/v1alpha1 AWSNodeTemplate default");
         assertThat(find(DEFAULTS, "Provisioner", "default").path("spec").path("providerRef").path("name").asText()).isEqualTo("default");
     }

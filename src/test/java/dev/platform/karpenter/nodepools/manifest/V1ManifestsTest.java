@@ -35,8 +35,7 @@ class V1ManifestsTest {
 
     @Test
     void rendersOneNodePoolAndTheNodeClassItReferences() {
-        assertThat(DEFAULTS).extracting(d -> d.path("apiVersion").asText() + " " + d.path("kind").asText() + " "
-                        + d.path("metadata").path("name").asText())
+        assertThat(Rendered.identities(DEFAULTS))
                 .containsExactly("karpenter.sh/v1 NodePool default", "karpenter.k8s.aws/v1 EC2NodeClass default");
         JsonNode ref = find(DEFAULTS, "NodePool", "default").path("spec").path("template").path("spec").path("nodeClassRef");
         assertThat(ref.path("group").asText()).isEqualTo("karpenter.k8s.aws");

@@ -1,15 +1,13 @@
 package dev.platform.karpenter.testing.kubernetes;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
+import dev.platform.karpenter.testing.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,8 +16,6 @@ import java.util.List;
  * render once per test class.
  */
 public final class HelmRender {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-
     private HelmRender() {
     }
 
@@ -45,18 +41,9 @@ public final class HelmRender {
 
     /** Every YAML document of a multi-document text, empty documents (Helm prints some) left out. */
     public static List<JsonNode> parse(String yaml) {
-        try {
-            List<JsonNode> documents = new ArrayList<>();
-            YAML.readerFor(JsonNode.class).readValues(yaml).forEachRemaining(node -> {
-                JsonNode document = (JsonNode) node;
-                if (document != null && !document.isNull() && !document.isMissingNode() && !document.isEmpty()) {
-                    documents.add(document);
-                }
-            });
-            return documents;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Json.yamlDocuments(yaml).stream()
+                .filter(document -> document != null && !document.isNull() && !document.isMissingNode() && !document.isEmpty())
+                .toList();
     }
 
     /** The single object of a kind and name. */

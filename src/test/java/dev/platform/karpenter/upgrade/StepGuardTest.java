@@ -1,0 +1,75 @@
+package dev.platform.karpenter.upgrade;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.testing.Synthesized;
+import dev.platform.karpenter.testing.TestConfigs;
+import org.junit.jupiter.api.Test;
+
+/** The guard as synthesized: what the IAM stack records, and the read-back and postcondition in every stack. */
+class StepGuardTest {
+    private static final Synthesized LOCAL = Synthesized.of(TestConfigs.config("1.14.1"));
+
+    @Test
+    void theIamStackRecordsTheVersionAndStation() {
+        JsonNode outputs = LOCAL.stack("demo-iam").path("output");
+
+        assertThat(outputs.at("/karpenter_chart_version/value").asText()).isEqualTo("1.14.1");
+        assertThat(outputs.at("/karpenter_upgrade_station/value").asText()).isEqualTo("1.14/latest/v1");
+    }
+
+    @Test
+    void everyStackReadsTheIamStacksStateAndChecksTheStepInAnOutputPrecondition() {
+        String file = "jsondecode(file(\"../../../terraform.demo-iam.tfstate\")).outputs.";
+        for (String stack : new String[] {"demo-iam", "demo-interruption", "demo-karpenter", "demo-nodepools"}) {
+            JsonNode guard = LOCAL.stack(stack).at("/output/karpenter_step_guard");
+            assertThat(guard.path("value").asText()).as(stack).isEqualTo("1.14.1");
+            String station = "fileexists(\"../../../terraform.demo-iam.tfstate\") ? try(" + file
+                    + "karpenter_upgrade_station.value, \"\") : \"\"";
+            assertThat(guard.at("/precondition/condition").asText())
+                    .isEqualTo("${lookup(local.karpenter_upgrade_refusals, " + station + ", \"\") == \"\"}");
+            assertThat(guard.at("/precondition/error_message").asText()).startsWith("Karpenter ${fileexists(")
+                    .contains(file + "karpenter_chart_version.value").contains("is deployed (read back from the state of demo-iam): ");
+            JsonNode refusals = LOCAL.stack(stack).at("/locals/karpenter_upgrade_refusals");
+            assertThat(refusals.path("0.30/early/v1alpha5").asText()).isEqualTo("karpenter_chart_version 1.14.1 cannot follow it:"
+                    + " upstream allows no jump from v0.30.x to 1.14.x; the path passes v0.31.4+, v0.32.x, a latest 0.33-0.37"
+                    + " patch, then 1.0.x; the next allowed step is v0.31.5 (bin/upgrade-path prints the whole way)");
+            assertThat(refusals.path("1.0/latest/v1beta1").asText())
+                    .contains("the next allowed step is the deployed release again with retired_api = \"v1beta1\"");
+            assertThat(refusals.has("1.0/latest/v1")).as("1.0.6+ with v1 pools may go on").isFalse();
+            assertThat(refusals.has("1.5/latest/v1")).isFalse();
+        }
+    }
+
+    @Test
+    void withS3StateTheGuardFirstListsTheStateObjectInTheBucketsRegion() {
+        JsonNode stack = Synthesized.of(TestConfigs.config("1.14.1", "state_bucket = \"tf-state\"", "state_region = \"eu-west-1\""))
+                .stack("demo-karpenter");
+
+        JsonNode objects = stack.at("/data/aws_s3_objects/karpenter_deployed_state_object");
+        assertThat(objects.path("bucket").asText()).isEqualTo("tf-state");
+        assertThat(objects.path("prefix").asText()).isEqualTo("karpenter/demo-iam.tfstate");
+        assertThat(objects.path("provider").asText()).isEqualTo("aws.state");
+        assertThat(stack.at("/provider/aws").findValuesAsText("region")).contains("eu-west-1");
+        JsonNode state = stack.at("/data/terraform_remote_state/karpenter_deployed_release");
+        assertThat(state.path("backend").asText()).isEqualTo("s3");
+        assertThat(state.at("/config/key").asText()).isEqualTo("karpenter/demo-iam.tfstate");
+        assertThat(state.path("count").asText()).isEqualTo(
+                "${contains(data.aws_s3_objects.karpenter_deployed_state_object.keys, \"karpenter/demo-iam.tfstate\") ? 1 : 0}");
+        assertThat(stack.at("/output/karpenter_step_guard/precondition/condition").asText()).contains(
+                "try(data.terraform_remote_state.karpenter_deployed_release[0].outputs.karpenter_upgrade_station, \"\")");
+    }
+
+    @Test
+    void upgradeOverrideWaivesTheGuardAndTheKubernetesRangeCheckForItsVersionOnly() {
+        Synthesized overridden = Synthesized.of(TestConfigs.config("1.14.1", "upgrade_override = \"1.14.1\""));
+
+        assertThat(overridden.stack("demo-iam").at("/output/karpenter_step_guard").isMissingNode()).isTrue();
+        assertThat(overridden.stack("demo-iam").at("/output/karpenter_chart_version/value").asText()).isEqualTo("1.14.1");
+        for (String stack : new String[] {"demo-iam", "demo-karpenter"}) {
+            assertThat(overridden.stack(stack).at("/data/aws_eks_cluster").toString()).as(stack).doesNotContain("supports Kubernetes");
+            assertThat(LOCAL.stack(stack).at("/data/aws_eks_cluster").toString()).as(stack).contains("supports Kubernetes");
+        }
+    }
+}

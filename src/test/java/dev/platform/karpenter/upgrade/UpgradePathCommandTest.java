@@ -1,0 +1,99 @@
+package dev.platform.karpenter.upgrade;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.platform.karpenter.testing.TestConfigs;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** bin/upgrade-path's command: the steps, read from a real state file's outputs or given, and bad input. */
+class UpgradePathCommandTest {
+    @TempDir
+    Path project;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return UpgradePathCommand.run(project, args, Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    /** The one error line (stderr also says which tfvars file was read, as the app does). */
+    private String errors() {
+        return err.toString(StandardCharsets.UTF_8).lines().filter(line -> !line.startsWith("karpenter-cdktf: reading"))
+                .reduce((a, b) -> a + "\n" + b).orElse("");
+    }
+
+    @Test
+    void readsTheDeployedVersionFromTheIamStacksStateAndPrintsEveryStepTo114() throws IOException {
+        Files.writeString(project.resolve("terraform.tfvars"), TestConfigs.tfvars("v0.30.0", "ttl_seconds_after_empty = 30",
+                "consolidation = false"));
+        Files.writeString(project.resolve("terraform.demo-iam.tfstate"), """
+                {"version": 4, "outputs": {
+                  "karpenter_chart_version": {"value": "v0.30.0", "type": "string"},
+                  "karpenter_upgrade_station": {"value": "0.30/early/v1alpha5", "type": "string"}}}
+                """);
+
+        assertThat(run("--kubernetes", "1.29")).isZero();
+
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertThat(text).startsWith("Karpenter v0.30.0 is deployed on cluster demo (pools declared as v1alpha5).\n"
+                + "7 steps to 1.14.1, each one change of the tfvars and one deploy");
+        assertThat(text.lines().filter(line -> line.matches("[0-9]+\\. .*"))).containsExactly(
+                "1. karpenter_chart_version = \"v0.31.5\"",
+                "2. karpenter_chart_version = \"v0.32.10\", keeping the v1alpha5 objects (retired_api not \"v1alpha5\")",
+                "3. karpenter_chart_version = \"v0.32.10\", retired_api = \"v1alpha5\"",
+                "4. karpenter_chart_version = \"0.37.8\"",
+                "5. karpenter_chart_version = \"1.0.14\", keeping the v1beta1 objects (retired_api not \"v1beta1\")",
+                "6. karpenter_chart_version = \"1.0.14\", retired_api = \"v1beta1\"",
+                "7. karpenter_chart_version = \"1.14.1\"");
+        assertThat(text).contains("   Kubernetes 1.23 to 1.28 (the cluster runs 1.29: OUTSIDE, see below)")
+                .contains("   Pools: NodePool + EC2NodeClass (karpenter.sh/v1beta1) (was Provisioner + AWSNodeTemplate"
+                        + " (karpenter.sh/v1alpha5) beside NodePool + EC2NodeClass (karpenter.sh/v1beta1))")
+                .contains("added NodeLifecycleV1alpha5")
+                .contains("removed NodeLifecycleV1alpha5; the instance profile is deleted")
+                .contains("kubectl get nodes -l karpenter.sh/provisioner-name prints nothing")
+                .contains("prints only v1")
+                .contains("a) take this step anyway: add upgrade_override = \"v0.31.5\"")
+                .contains("b) install 1.14.1 fresh, keeping IAM and the queue: npx --yes cdktf-cli@0.19.2 destroy"
+                        + " demo-nodepools demo-karpenter")
+                // the tfvars' ttl_seconds_after_empty stops holding once no Provisioner is declared
+                .contains("Your other settings do not hold for this step: ttl_seconds_after_empty applies to Karpenter"
+                        + " v1alpha5 Provisioners only");
+        assertThat(text).contains("   Kubernetes 1.26 to 1.36 (the cluster's 1.29: fits)");
+    }
+
+    @Test
+    void takesTheDeployedVersionFromTheCommandLine() throws IOException {
+        Files.writeString(project.resolve("terraform.tfvars"), TestConfigs.tfvars("0.37.8"));
+
+        assertThat(run("--from", "v0.33.5", "--to", "1.0.14")).isZero();
+
+        assertThat(out.toString(StandardCharsets.UTF_8).lines().filter(line -> line.matches("[0-9]+\\. .*")))
+                .containsExactly("1. karpenter_chart_version = \"v0.33.12\"",
+                        "2. karpenter_chart_version = \"1.0.14\", keeping the v1beta1 objects (retired_api not \"v1beta1\")");
+    }
+
+    @Test
+    void badInputIsOneLineAndStatus2() throws IOException {
+        Files.writeString(project.resolve("terraform.tfvars"), TestConfigs.tfvars("1.14.1"));
+
+        assertThat(run()).isEqualTo(2);
+        assertThat(errors()).startsWith("error: no state of demo-iam in ");
+        err.reset();
+        assertThat(run("--from", "1.14.1", "--to", "0.37.8")).isEqualTo(2);
+        assertThat(errors()).isEqualTo("error: no supported way from Karpenter 1.14.1 to"
+                + " 0.37.8: Karpenter 0.37.x cannot read what 1.14.x stores; upstream rolls back one stage only");
+        err.reset();
+        assertThat(run("--kubernetes", "129")).isEqualTo(2);
+        assertThat(errors()).startsWith("error: --kubernetes");
+    }
+}

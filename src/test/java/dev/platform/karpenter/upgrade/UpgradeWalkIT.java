@@ -1,0 +1,150 @@
+package dev.platform.karpenter.upgrade;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.KarpenterApp;
+import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.testing.IntegrationTest;
+import dev.platform.karpenter.testing.MotoServer;
+import dev.platform.karpenter.testing.SharedMoto;
+import dev.platform.karpenter.testing.TerraformRunner;
+import dev.platform.karpenter.testing.TestConfigs;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One moto account and cluster carried from the seed's v0.30.0 to 1.14.1, one allowed step at a time, with the IAM
+ * and interruption stacks synthesized and applied at every step (their state kept in one project directory, as on
+ * a laptop). No step deletes or replaces the controller role, the node role or the queue (read from each plan's
+ * JSON; the node role is the node group's, as in the seed), every step plans empty right after its apply, and the
+ * step guard refuses two disallowed jumps at plan.
+ */
+@IntegrationTest
+class UpgradeWalkIT {
+    private static final String NAME = "walk";
+    private static final List<String> KEPT = List.of("aws_iam_role", "aws_sqs_queue");
+
+    @RegisterExtension
+    static final SharedMoto MOTO = SharedMoto.resetBeforeEachTest();
+
+    @TempDir
+    Path project;
+
+    private int synths;
+    /** The seed's setup: nodes reuse the role of the managed node group. */
+    private String nodeRole;
+
+    @Test
+    void theSeedsClusterWalksTo114WithoutReplacingItsRolesOrQueue() throws IOException {
+        nodeRole = MOTO.server().createEksCluster(NAME, "1.27").nodeRoleName();
+        deploy("v0.30.0");
+        Map<String, String> identities = identities();
+        assertThat(identities).hasSize(3);
+
+        String refusedJump = refuse("1.14.1");
+        assertThat(refusedJump).contains("Karpenter v0.30.0 is deployed (read back from the state of walk-iam):"
+                + " karpenter_chart_version 1.14.1 cannot follow it: upstream allows no jump from v0.30.x to 1.14.x")
+                .contains("the next allowed step is v0.31.5");
+
+        deploy("v0.31.5");
+        deploy("v0.32.10");
+        assertThat(policyNames()).contains("KarpenterController-walk-NodeLifecycleV1alpha5");
+        assertThat(MOTO.server().listInstanceProfileNames()).contains("KarpenterNodeInstanceProfile-walk");
+        deploy("v0.32.10", "retired_api = \"v1alpha5\"");
+        assertThat(policyNames()).doesNotContain("KarpenterController-walk-NodeLifecycleV1alpha5");
+        assertThat(MOTO.server().listInstanceProfileNames()).doesNotContain("KarpenterNodeInstanceProfile-walk");
+        deploy("0.37.8", "retired_api = \"v1alpha5\"");
+        deploy("1.0.14", "retired_api = \"v1alpha5\"");
+        assertThat(policyNames()).contains("KarpenterController-walk-NodeLifecycleV1beta1", "KarpenterController-walk-ZonalShift");
+
+        String refusedV1beta1 = refuse("1.14.1", "retired_api = \"v1alpha5\"");
+        assertThat(refusedV1beta1).contains("Karpenter 1.0.14 is deployed")
+                .contains("1.1 and later no longer serve v1beta1")
+                .contains("the next allowed step is the deployed release again with retired_api = \"v1beta1\"");
+
+        deploy("1.0.14", "retired_api = \"v1beta1\"");
+        deploy("1.14.1", "retired_api = \"v1beta1\"");
+        assertThat(policyNames()).doesNotContain("KarpenterController-walk-NodeLifecycleV1beta1");
+        assertThat(identities()).as("same role ids and queue after seven steps").isEqualTo(identities);
+
+        System.out.println("step guard, v0.30.0 -> 1.14.1: " + refusedJump);
+        System.out.println("step guard, 1.0.14 (v1beta1 pools) -> 1.14.1: " + refusedV1beta1);
+    }
+
+    /** Synthesizes {@code version} and applies the IAM and interruption stacks, checking each plan. */
+    private void deploy(String version, String... extraLines) throws IOException {
+        Path out = synthesize(version, extraLines);
+        for (String stack : List.of(NAME + "-iam", NAME + "-interruption")) {
+            TerraformRunner terraform = new TerraformRunner(out.resolve("stacks").resolve(stack), MOTO.server());
+            terraform.init();
+            JsonNode plan = terraform.planJson();
+            for (JsonNode change : plan.path("resource_changes")) {
+                if (KEPT.contains(change.path("type").asText())) {
+                    assertThat(texts(change.at("/change/actions"))).as(version + ": " + change.path("address").asText())
+                            .doesNotContain("delete");
+                }
+            }
+            terraform.apply();
+            assertThat(terraform.plan()).as(version + ": " + stack + " plans empty after its apply").isZero();
+            if (stack.endsWith("-iam")) {
+                assertThat(terraform.output().at("/karpenter_chart_version/value").asText()).isEqualTo(version);
+            }
+        }
+    }
+
+    /** Plans {@code version} on both stacks, expecting the guard to fail both; returns the IAM stack's message. */
+    private String refuse(String version, String... extraLines) throws IOException {
+        Path out = synthesize(version, extraLines);
+        String iamOutput = null;
+        for (String stack : List.of(NAME + "-iam", NAME + "-interruption")) {
+            TerraformRunner terraform = new TerraformRunner(out.resolve("stacks").resolve(stack), MOTO.server());
+            terraform.init();
+            String output = terraform.failingPlan();
+            assertThat(output).as(stack).contains("Error: Module output value precondition failed");
+            // Terraform wraps the message at 80 columns.
+            String message = output.substring(output.indexOf("Karpenter ")).replaceAll("\\s+", " ").trim();
+            iamOutput = iamOutput == null ? message : iamOutput;
+        }
+        return iamOutput;
+    }
+
+    private Path synthesize(String version, String... extraLines) throws IOException {
+        List<String> lines = new ArrayList<>(List.of(extraLines));
+        ClusterConfig config = TestConfigs.configFor(NAME, MotoServer.REGION, version, lines.toArray(String[]::new));
+        Path out = project.resolve("cdktf.out-" + (++synths));
+        KarpenterApp.synthesize(List.of(config), out, "../../..");
+        return out;
+    }
+
+    /** Role ids (which change when a role is replaced) and the queue's ARN. */
+    private Map<String, String> identities() {
+        JsonNode ids = MOTO.server().boto3("""
+                iam, sqs = boto3.client("iam"), boto3.client("sqs")
+                url = sqs.get_queue_url(QueueName=args[0])["QueueUrl"]
+                emit({"controller": iam.get_role(RoleName="KarpenterIRSA-" + args[0])["Role"]["RoleId"],
+                      "node": iam.get_role(RoleName=args[1])["Role"]["RoleId"],
+                      "queue": sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn", "CreatedTimestamp"])["Attributes"]})
+                """, NAME, nodeRole);
+        Map<String, String> identities = new LinkedHashMap<>();
+        ids.fields().forEachRemaining(field -> identities.put(field.getKey(), field.getValue().toString()));
+        return identities;
+    }
+
+    private static List<String> policyNames() {
+        return MOTO.server().listPolicyNames();
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(value -> values.add(value.asText()));
+        return values;
+    }
+}
