@@ -37,12 +37,16 @@ class OutputDirectoryUnderKillsIT {
         Path first = clusters("first", "a1", "a2");
         Path second = clusters("second", "b1", "b2", "b3");
         assertThat(synth(first, "1").waitFor()).isZero();
+        long started = System.nanoTime();
+        assertThat(synth(second, "1").waitFor()).isZero();
+        // Kills spread over a whole synth and a bit beyond, so some land during the publish and some after it.
+        int window = (int) ((System.nanoTime() - started) / 1_000_000 * 13 / 10);
         Random random = new Random(42);
         Map<String, Integer> seen = new TreeMap<>();
         List<ProcessHandle> survivors = new ArrayList<>();
         for (int i = 0; i < KILLS; i++) {
-            Process run = synth(i % 2 == 0 ? second : first, random.nextBoolean() ? "2" : "1");
-            Thread.sleep(random.nextInt(3000));
+            Process run = synth(i % 2 == 0 ? first : second, random.nextBoolean() ? "2" : "1");
+            Thread.sleep(random.nextInt(window));
             List<ProcessHandle> descendants = run.descendants().toList();
             run.destroyForcibly();
             run.waitFor();

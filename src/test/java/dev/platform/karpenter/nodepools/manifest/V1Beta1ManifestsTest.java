@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Karpenter 0.32-0.37: v1beta1 objects, the 0.32 transition beside v1alpha5, validity against the real CRDs. */
+/** Karpenter 0.32-0.37: v1beta1 objects, the 0.32 transition beside v1alpha5, validity against the real CRDs (with CEL). */
 class V1Beta1ManifestsTest {
     private static final String[] EVERY_SETTING = PoolSettingsExamples.EVERY_V0_SETTING;
 
@@ -35,7 +36,7 @@ class V1Beta1ManifestsTest {
 
         assertThat(documents).isNotEmpty();
         for (JsonNode document : documents) {
-            assertThat(ChartCrds.errors(chartTag, document))
+            assertThat(UpstreamCharts.crdValidator(chartTag).errors(document))
                     .as(document.path("apiVersion").asText() + " " + document.path("kind").asText()).isEmpty();
         }
     }
@@ -96,10 +97,10 @@ class V1Beta1ManifestsTest {
         JsonNode nodePool = Rendered.find(Rendered.of(config("0.37.8")), "NodePool", "default");
         ObjectNode wrongPolicy = nodePool.deepCopy();
         ((ObjectNode) wrongPolicy.at("/spec/disruption")).put("consolidationPolicy", "WhenEmptyOrUnderutilized");
-        assertThat(ChartCrds.errors("v0.37.8", wrongPolicy)).isNotEmpty();
+        assertThat(UpstreamCharts.crdValidator("v0.37.8").errors(wrongPolicy)).isNotEmpty();
 
         ObjectNode v1Field = nodePool.deepCopy();
         ((ObjectNode) v1Field.at("/spec/template/spec")).put("expireAfter", "720h");
-        assertThat(ChartCrds.errors("v0.37.8", v1Field)).isNotEmpty();
+        assertThat(UpstreamCharts.crdValidator("v0.37.8").errors(v1Field)).isNotEmpty();
     }
 }

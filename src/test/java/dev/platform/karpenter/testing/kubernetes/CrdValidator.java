@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  *       accepts no other field unless {@code x-kubernetes-preserve-unknown-fields}; int-or-string and nullable
  *       honoured;</li>
  *   <li>every {@code x-kubernetes-validations} rule on a present value, with CEL ({@link KubernetesCel}).
- *       Transition rules (those reading {@code oldSelf}) do not run on create, as on the server.</li>
+ *       Transition rules (those reading {@code oldSelf}) do not run on create, as on the server; a failed rule
+ *       reports its {@code messageExpression}, else its {@code message}.</li>
  * </ol>
  */
 public final class CrdValidator {
@@ -191,9 +192,9 @@ public final class CrdValidator {
             }
             String where = path.isEmpty() ? "<root>" : path;
             try {
-                Object result = KubernetesCel.evaluate(rule, toCel(value));
-                if (!Boolean.TRUE.equals(result)) {
-                    errors.add(where + ": Invalid value: " + validation.path("message").asText("failed rule: " + rule));
+                Object self = toCel(value);
+                if (!Boolean.TRUE.equals(KubernetesCel.evaluate(rule, self))) {
+                    errors.add(where + ": Invalid value: " + message(validation, rule, self));
                 }
             } catch (CelEvaluationException e) {
                 errors.add(where + ": rule " + rule + " failed to evaluate: " + e.getMessage());
@@ -213,6 +214,20 @@ public final class CrdValidator {
             for (int i = 0; i < value.size(); i++) {
                 evaluateRules(schema.path("items"), value.get(i), path + "[" + i + "]", errors);
             }
+        }
+    }
+
+    /** As the server words a failed rule: messageExpression's result, else message, else the rule itself. */
+    private static String message(JsonNode validation, String rule, Object self) {
+        String fallback = validation.path("message").asText("failed rule: " + rule);
+        if (!validation.has("messageExpression")) {
+            return fallback;
+        }
+        try {
+            return KubernetesCel.evaluate(validation.path("messageExpression").asText(), self) instanceof String text
+                    && !text.isBlank() ? text : fallback;
+        } catch (CelEvaluationException e) {
+            return fallback;
         }
     }
 

@@ -145,6 +145,44 @@ class CrdValidatorTest {
         assertThat(V1.errors(yaml(NODE_POOL))).isEmpty();
     }
 
+    @Test
+    void aFailedRuleReportsItsMessageExpressionElseItsMessage() {
+        CrdValidator widgets = CrdValidator.of(HelmRender.parse("""
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata: {name: widgets.example.com}
+                spec:
+                  group: example.com
+                  names: {kind: Widget, plural: widgets}
+                  scope: Cluster
+                  versions:
+                    - name: v1
+                      served: true
+                      storage: true
+                      schema:
+                        openAPIV3Schema:
+                          type: object
+                          properties:
+                            apiVersion: {type: string}
+                            kind: {type: string}
+                            metadata: {type: object}
+                            spec:
+                              type: object
+                              properties:
+                                size: {type: integer}
+                                name: {type: string}
+                              x-kubernetes-validations:
+                                - rule: self.size < 10
+                                  messageExpression: "'size ' + string(self.size) + ' is over 9'"
+                                  message: too big
+                                - rule: self.name != 'x'
+                                  message: name may not be x
+                """));
+        JsonNode widget = yaml("{apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {size: 12, name: x}}");
+        assertThat(widgets.errors(widget)).containsExactly("spec: Invalid value: size 12 is over 9",
+                "spec: Invalid value: name may not be x");
+    }
+
     private static String schema(CrdValidator validator, String apiVersion, String kind) {
         return validator.schema(apiVersion, kind).toString();
     }
