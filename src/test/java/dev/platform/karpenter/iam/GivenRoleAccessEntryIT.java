@@ -47,10 +47,19 @@ class GivenRoleAccessEntryIT {
         }
     }
 
+    /** The newest by time: the harness numbers its logs per JVM, so names from earlier runs may sort later. */
     private static Path latestPlanLog() throws IOException {
         try (Stream<Path> logs = Files.list(Path.of("target", "terraform-logs"))) {
             return logs.filter(p -> p.getFileName().toString().endsWith("given-role-iam-plan.log"))
-                    .max(java.util.Comparator.comparing(Path::getFileName)).orElseThrow();
+                    .max(java.util.Comparator.comparing(GivenRoleAccessEntryIT::modified)).orElseThrow();
+        }
+    }
+
+    private static java.nio.file.attribute.FileTime modified(Path file) {
+        try {
+            return Files.getLastModifiedTime(file);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 }

@@ -16,13 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Karpenter 0.32-0.37: v1beta1 objects, the 0.32 transition beside v1alpha5, validity against the real CRDs (with CEL). */
 class V1Beta1ManifestsTest {
-    private static final String[] EVERY_SETTING = {
-        "ami_family = \"AL2\"", "capacity_types = [\"on-demand\"]", "architectures = [\"amd64\", \"arm64\"]",
-        "instance_categories = []", "cpu_limit = 8", "memory_limit = \"32Gi\"", "consolidation = false",
-        "ttl_seconds_after_empty = 30", "expire_after = \"Never\"", "node_labels = { team = \"platform\" }",
-        "node_taints = [{ key = \"dedicated\", value = \"batch\", effect = \"NoSchedule\" }, { key = \"gpu\", effect = \"NoExecute\" }]",
-        "node_requirements = [{ key = \"example.com/spare\", operator = \"Exists\" }]",
-        "node_pools = [{ name = \"batch\", cpu_limit = 4 }]"};
+    private static final String[] EVERY_SETTING = PoolSettingsExamples.EVERY_V0_SETTING;
 
     static Stream<Arguments> releases() {
         return Stream.of(
