@@ -72,7 +72,7 @@ public final class Main {
         } catch (UncheckedIOException e) {
             report(err, "cannot write the output: " + OutputDirectory.reason(e.getCause()));
             return EXIT_FAILED;
-        } catch (Synthesis.WorkerFailure e) {
+        } catch (Synthesis.WorkerFailure | Synthesis.KernelFailure e) {
             report(err, e.getMessage());
             return EXIT_FAILED;
         } catch (JsiiException e) {

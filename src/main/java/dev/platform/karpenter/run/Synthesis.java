@@ -159,11 +159,16 @@ public final class Synthesis implements AutoCloseable {
         app.exceptionally(failure -> null).join();
     }
 
+    /** The App, once its kernel has started; a kernel that could not start is a {@link KernelFailure}. */
     private App kernelReady() {
         try {
             return app.join();
         } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            Throwable cause = e;
+            while (cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            throw new KernelFailure("the jsii kernel (Node.js) did not start: " + cause.getMessage());
         }
     }
 
@@ -200,6 +205,13 @@ public final class Synthesis implements AutoCloseable {
             stacks.set(stack.getKey(), stack.getValue());
         }
         Files.write(manifestFile, MANIFEST.writeValueAsBytes(manifest));
+    }
+
+    /** The kernel of this process did not start (JSII_RUNTIME names nothing runnable, Node.js fails...). */
+    public static final class KernelFailure extends RuntimeException {
+        KernelFailure(String message) {
+            super(message);
+        }
     }
 
     /** A worker process ended with an error; the last line it wrote is in the message. */
