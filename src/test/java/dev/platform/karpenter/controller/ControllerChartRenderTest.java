@@ -135,8 +135,7 @@ class ControllerChartRenderTest {
             }
         }
         // The chart's spreading of replicas over nodes survives the app's node affinity.
-        assertThat(pod.at("/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0/topologyKey").asText())
-                .isEqualTo("kubernetes.io/hostname");
+        assertSpreadOverNodes(pod);
     }
 
     /** Without controller_affinity the app sets no affinity, and the chart's own keeps the pods off Karpenter's nodes. */
@@ -150,8 +149,7 @@ class ControllerChartRenderTest {
         assertThat(terms).hasSize(1);
         assertThat(terms.get(0).path("matchExpressions"))
                 .contains(yaml("{key: " + cluster.config().release().apiGeneration().poolLabel() + ", operator: DoesNotExist}"));
-        assertThat(pod.at("/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0/topologyKey").asText())
-                .isEqualTo("kubernetes.io/hostname");
+        assertSpreadOverNodes(pod);
     }
 
     /**
@@ -209,6 +207,12 @@ class ControllerChartRenderTest {
             }
         }
         throw new AssertionError("no controller container");
+    }
+
+    /** The chart's pod anti-affinity keeps the controller's replicas on different nodes. */
+    private static void assertSpreadOverNodes(JsonNode pod) {
+        assertThat(pod.at("/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0/topologyKey").asText())
+                .isEqualTo("kubernetes.io/hostname");
     }
 
     private static Map<String, String> env(JsonNode container) {
