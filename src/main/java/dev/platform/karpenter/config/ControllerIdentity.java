@@ -1,28 +1,17 @@
 package dev.platform.karpenter.config;
 
+import java.util.Locale;
+
 /** How the Karpenter controller's pods get AWS credentials. */
-public enum ControllerIdentity {
+public enum ControllerIdentity implements SettingValue {
     /** IAM roles for service accounts: the role trusts the cluster's OIDC provider (the seed's choice). */
-    IRSA("irsa"),
+    IRSA,
     /** EKS Pod Identity: the role trusts pods.eks.amazonaws.com and an association binds it to the service account. */
-    POD_IDENTITY("pod_identity");
+    POD_IDENTITY;
 
-    private final String setting;
-
-    ControllerIdentity(String setting) {
-        this.setting = setting;
-    }
-
+    /** The tfvars spell the constant in lower case: "irsa", "pod_identity". */
+    @Override
     public String setting() {
-        return setting;
-    }
-
-    static ControllerIdentity parse(String key, String value) {
-        for (ControllerIdentity identity : values()) {
-            if (identity.setting.equals(value)) {
-                return identity;
-            }
-        }
-        throw new ConfigException(key + " must be \"irsa\" or \"pod_identity\", got " + ConfigException.quote(value) + "");
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -27,8 +27,7 @@ public record IamSettings(
     private static final Pattern ROLE_ARN = Pattern.compile("arn:aws[a-z-]*:iam::\\d{12}:role/[\\w+=,.@/-]{1,512}");
 
     static IamSettings from(Settings settings, KarpenterRelease release) {
-        ControllerIdentity identity = ControllerIdentity.parse("controller_identity",
-                settings.string("controller_identity"));
+        ControllerIdentity identity = settings.choice("controller_identity", ControllerIdentity.class);
         if (identity == ControllerIdentity.POD_IDENTITY && !release.supportsPodIdentity()) {
             throw new ConfigException("controller_identity \"pod_identity\" needs Karpenter 1.x; karpenter_chart_version "
                     + release.chartVersion() + " predates EKS Pod Identity: use \"irsa\" or a 1.x chart");

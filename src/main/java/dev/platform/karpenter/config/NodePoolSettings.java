@@ -50,7 +50,7 @@ public record NodePoolSettings(
     static NodePoolSettings from(Settings settings, String clusterName, DeclaredApis apis, Map<String, String> tags) {
         KarpenterRelease release = apis.release();
         NodePoolRules rules = NodePoolRules.of(apis);
-        AmiFamily amiFamily = AmiFamily.parse("ami_family", settings.string("ami_family"));
+        AmiFamily amiFamily = settings.choice("ami_family", AmiFamily.class);
         if (!rules.amiFamilies().contains(amiFamily.setting())) {
             throw new ConfigException("ami_family \"" + amiFamily.setting() + "\" is not available with Karpenter " + release
                     + "; use one of " + String.join(", ", rules.amiFamilies()));

@@ -59,6 +59,11 @@ public final class Settings {
         return integer(key, Math.toIntExact(SettingsCatalogue.<Long>defaultOf(key)));
     }
 
+    /** A catalogued setting that names one constant of {@code type}, by its tfvars spelling. */
+    <E extends Enum<E> & SettingValue> E choice(String key, Class<E> type) {
+        return SettingValue.parse(type, key, string(key));
+    }
+
     public String requiredString(String key) {
         return optionalString(key).orElseThrow(() -> new ConfigException(key + " is required"));
     }
@@ -68,25 +73,23 @@ public final class Settings {
     }
 
     public Optional<String> optionalString(String key) {
+        return optional(key, String.class, "a string");
+    }
+
+    public boolean bool(String key, boolean defaultValue) {
+        return optional(key, Boolean.class, "true or false").orElse(defaultValue);
+    }
+
+    /** The value of {@code key} if set, which must be a {@code type} ({@code expected} says so in the error). */
+    private <T> Optional<T> optional(String key, Class<T> type, String expected) {
         Object value = read(key);
         if (value == null) {
             return Optional.empty();
         }
-        if (!(value instanceof String text)) {
-            throw wrongType(key, "a string", value);
+        if (!type.isInstance(value)) {
+            throw wrongType(key, expected, value);
         }
-        return Optional.of(text);
-    }
-
-    public boolean bool(String key, boolean defaultValue) {
-        Object value = read(key);
-        if (value == null) {
-            return defaultValue;
-        }
-        if (!(value instanceof Boolean flag)) {
-            throw wrongType(key, "true or false", value);
-        }
-        return flag;
+        return Optional.of(type.cast(value));
     }
 
     public int integer(String key, int defaultValue) {

@@ -1,11 +1,11 @@
 package dev.platform.karpenter.config;
 
 import static dev.platform.karpenter.testing.TestConfigs.V0;
+import static dev.platform.karpenter.testing.TestConfigs.assertRejected;
 import static dev.platform.karpenter.testing.TestConfigs.V1;
 import static dev.platform.karpenter.testing.TestConfigs.config;
 import static dev.platform.karpenter.testing.TestConfigs.parse;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.platform.karpenter.release.ApiGeneration;
 import java.util.stream.Stream;
@@ -128,10 +128,7 @@ class ClusterConfigTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("badInput")
     void rejectsBadInputWithOneLineNamingTheSetting(String caseName, String tfvarsText, String expectedMessage) {
-        assertThatThrownBy(() -> parse(tfvarsText))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageContaining(expectedMessage)
-                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        assertRejected(tfvarsText, expectedMessage);
     }
 
     @Test

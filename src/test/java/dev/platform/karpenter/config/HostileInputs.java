@@ -78,23 +78,23 @@ public final class HostileInputs {
         cases.add(eval.apply(BASE + "variable \"x\" {}\n"));
         cases.add(eval.apply(BASE + "terraform {\n}\n"));
         // 2. Strings that Terraform would evaluate where they land.
-        Function<String, Case> inject = line -> reject("injection", BASE + line + "\n", line.substring(0, line.indexOf(' ')));
-        cases.add(inject.apply("node_group_name = \"$${file(\\\"/etc/hostname\\\")}\""));
-        cases.add(inject.apply("tags = { Team = \"%%{ for x in [1,2] }y%%{ endfor }\" }"));
-        cases.add(inject.apply("tags = { \"$${x}\" = \"v\" }"));
-        cases.add(inject.apply("discovery_tag_value = \"$${data.aws_caller_identity.x.account_id}\""));
-        cases.add(inject.apply("queue_kms_key_id = \"$${aws_kms_key.k.arn}\""));
-        cases.add(inject.apply("state_key_prefix = \"$${terraform.workspace}\""));
-        cases.add(inject.apply("controller_tolerations = [{ key = \"$${x}\", operator = \"Exists\" }]"));
-        cases.add(inject.apply("controller_tolerations = [{ key = \"k\", value = \"%%{if true}x%%{endif}\" }]"));
-        cases.add(inject.apply("node_group_name = \"a\\nb\""));
-        cases.add(inject.apply("node_group_name = \"a b\""));
-        cases.add(inject.apply("iam_role_arn = \"arn:aws:iam::123456789012:role/$${x}\""));
-        cases.add(inject.apply("uninstall_hook_image = \"$${x}\""));
-        cases.add(inject.apply("node_labels = { team = \"$${x}\" }"));
-        cases.add(inject.apply("controller_affinity = { nodeAffinity = { x = \"$${file(\\\"/etc/passwd\\\")}\" } }"));
-        cases.add(inject.apply("queue_kms_key_id = \"k\\\"ey\""));
-        cases.add(inject.apply("state_key_prefix = \"a\\u0000b\""));
+        rejectEach(cases, "injection",
+                "node_group_name = \"$${file(\\\"/etc/hostname\\\")}\"",
+                "tags = { Team = \"%%{ for x in [1,2] }y%%{ endfor }\" }",
+                "tags = { \"$${x}\" = \"v\" }",
+                "discovery_tag_value = \"$${data.aws_caller_identity.x.account_id}\"",
+                "queue_kms_key_id = \"$${aws_kms_key.k.arn}\"",
+                "state_key_prefix = \"$${terraform.workspace}\"",
+                "controller_tolerations = [{ key = \"$${x}\", operator = \"Exists\" }]",
+                "controller_tolerations = [{ key = \"k\", value = \"%%{if true}x%%{endif}\" }]",
+                "node_group_name = \"a\\nb\"",
+                "node_group_name = \"a b\"",
+                "iam_role_arn = \"arn:aws:iam::123456789012:role/$${x}\"",
+                "uninstall_hook_image = \"$${x}\"",
+                "node_labels = { team = \"$${x}\" }",
+                "controller_affinity = { nodeAffinity = { x = \"$${file(\\\"/etc/passwd\\\")}\" } }",
+                "queue_kms_key_id = \"k\\\"ey\"",
+                "state_key_prefix = \"a\\u0000b\"");
         // 3. Inputs that crashed, hung or made a bad message.
         cases.add(reject("crash", BASE.replace("\"demo\"", "null"), "cluster_name"));
         cases.add(reject("crash", BASE + "cpu_limit = null\nnode_pools = [{ name = \"x\", cpu_limit = \"y\" }]\n", "cpu_limit"));
@@ -123,60 +123,60 @@ public final class HostileInputs {
         cases.add(reject("crash", BASE + "controller_affinity = \"x\"\n", "controller_affinity"));
         cases.add(reject("crash", BASE + "node_pools = [" + "{ name = \"p\" }, ".repeat(2) + "]\n", "node_pools"));
         // 4. AWS tags.
-        Function<String, Case> tag = line -> reject("aws tags", BASE + line + "\n", "tags");
-        cases.add(tag.apply("tags = { \"aws:x\" = \"v\" }"));
-        cases.add(tag.apply("tags = { \"AWS:x\" = \"v\" }"));
-        cases.add(tag.apply("tags = { \"" + "k".repeat(129) + "\" = \"v\" }"));
-        cases.add(tag.apply("tags = { k = \"" + "v".repeat(257) + "\" }"));
-        cases.add(tag.apply("tags = { " + String.join(", ", java.util.stream.IntStream.range(0, 51)
-                .mapToObj(i -> "t" + i + " = \"v\"").toList()) + " }"));
-        cases.add(tag.apply("tags = { \"a*b\" = \"v\" }"));
-        cases.add(tag.apply("tags = { k = \"a;b\" }"));
-        cases.add(tag.apply("tags = { \"\" = \"v\" }"));
-        cases.add(tag.apply("tags = { k = 1 }"));
+        rejectEach(cases, "aws tags",
+                "tags = { \"aws:x\" = \"v\" }",
+                "tags = { \"AWS:x\" = \"v\" }",
+                "tags = { \"" + "k".repeat(129) + "\" = \"v\" }",
+                "tags = { k = \"" + "v".repeat(257) + "\" }",
+                "tags = { " + String.join(", ", java.util.stream.IntStream.range(0, 51)
+                        .mapToObj(i -> "t" + i + " = \"v\"").toList()) + " }",
+                "tags = { \"a*b\" = \"v\" }",
+                "tags = { k = \"a;b\" }",
+                "tags = { \"\" = \"v\" }",
+                "tags = { k = 1 }");
         // 5. Kubernetes labels, taints, requirements.
-        Function<String, Case> k8s = line -> reject("kubernetes", BASE + line + "\n", line.substring(0, line.indexOf(' ')));
-        cases.add(k8s.apply("node_labels = { \"karpenter.sh/nodepool\" = \"x\" }"));
-        cases.add(k8s.apply("node_labels = { \"kubernetes.io/hostname\" = \"x\" }"));
-        cases.add(k8s.apply("node_labels = { \"karpenter.k8s.aws/made-up\" = \"x\" }"));
+        rejectEach(cases, "kubernetes",
+                "node_labels = { \"karpenter.sh/nodepool\" = \"x\" }",
+                "node_labels = { \"kubernetes.io/hostname\" = \"x\" }",
+                "node_labels = { \"karpenter.k8s.aws/made-up\" = \"x\" }",
+                "node_labels = { \"karpenter.sh/registered\" = \"true\" }",
+                "node_requirements = [{ key = \"kubernetes.io/hostname\", operator = \"In\", values = [\"a\"] }]",
+                "node_requirements = [{ key = \"karpenter.sh/nodepool\", operator = \"In\", values = [\"a\"] }]",
+                "node_labels = { \"Example.com/x\" = \"y\" }",
+                "node_labels = { \"a/b/c\" = \"y\" }",
+                "node_labels = { team = \"" + "v".repeat(64) + "\" }",
+                "node_taints = [{ key = \"k\", effect = \"NoEvict\" }]",
+                "node_taints = [{ key = \"k\", value = \"a b\", effect = \"NoSchedule\" }]",
+                "controller_tolerations = [{ key = \"a b\", operator = \"Exists\" }]",
+                "controller_tolerations = [{ key = \"k\", operator = \"Equal\", value = \"" + "v".repeat(64) + "\" }]",
+                "discovery_tag_key = \"aws:x\"",
+                "discovery_tag_value = \"a;b\"",
+                "node_pools = [{ name = \"Big\" }]",
+                "node_pools = [{ name = \"" + "a".repeat(64) + "\" }]",
+                "node_taints = [{ key = \"k\", value = \"v\" }]",
+                "node_requirements = [{ key = \"a\", operator = \"Gt\", values = [\"x\"] }]",
+                "karpenter_namespace = \"kube_system\"");
         cases.add(reject("kubernetes", BASE_V0 + "node_labels = { \"example.kubernetes.io/x\" = \"x\" }\n", "node_labels"));
-        cases.add(k8s.apply("node_labels = { \"karpenter.sh/registered\" = \"true\" }"));
-        cases.add(k8s.apply("node_requirements = [{ key = \"kubernetes.io/hostname\", operator = \"In\", values = [\"a\"] }]"));
-        cases.add(k8s.apply("node_requirements = [{ key = \"karpenter.sh/nodepool\", operator = \"In\", values = [\"a\"] }]"));
-        cases.add(k8s.apply("node_labels = { \"Example.com/x\" = \"y\" }"));
-        cases.add(k8s.apply("node_labels = { \"a/b/c\" = \"y\" }"));
-        cases.add(k8s.apply("node_labels = { team = \"" + "v".repeat(64) + "\" }"));
-        cases.add(k8s.apply("node_taints = [{ key = \"k\", effect = \"NoEvict\" }]"));
-        cases.add(k8s.apply("node_taints = [{ key = \"k\", value = \"a b\", effect = \"NoSchedule\" }]"));
         cases.add(reject("kubernetes", BASE_V0 + "node_labels = { \"karpenter.sh/provisioner-name\" = \"x\" }\n", "node_labels"));
-        cases.add(k8s.apply("controller_tolerations = [{ key = \"a b\", operator = \"Exists\" }]"));
-        cases.add(k8s.apply("controller_tolerations = [{ key = \"k\", operator = \"Equal\", value = \"" + "v".repeat(64) + "\" }]"));
-        cases.add(k8s.apply("discovery_tag_key = \"aws:x\""));
-        cases.add(k8s.apply("discovery_tag_value = \"a;b\""));
-        cases.add(k8s.apply("node_pools = [{ name = \"Big\" }]"));
-        cases.add(k8s.apply("node_pools = [{ name = \"" + "a".repeat(64) + "\" }]"));
-        cases.add(k8s.apply("node_taints = [{ key = \"k\", value = \"v\" }]"));
-        cases.add(k8s.apply("node_requirements = [{ key = \"a\", operator = \"Gt\", values = [\"x\"] }]"));
-        cases.add(k8s.apply("karpenter_namespace = \"kube_system\""));
         // 6. Quantities, durations, numbers.
-        Function<String, Case> amount = line -> reject("quantities", BASE + line + "\n", line.substring(0, line.indexOf(' ')));
-        cases.add(amount.apply("memory_limit = \"0\""));
-        cases.add(amount.apply("memory_limit = \"-1Gi\""));
-        cases.add(amount.apply("memory_limit = \"1.5.5Gi\""));
-        cases.add(amount.apply("memory_limit = \"10GB\""));
-        cases.add(amount.apply("cpu_limit = 0"));
-        cases.add(amount.apply("cpu_limit = 1.5"));
-        cases.add(amount.apply("cpu_limit = \"1000\""));
-        cases.add(amount.apply("expire_after = \"0s\""));
-        cases.add(amount.apply("expire_after = \"0h0m\""));
-        cases.add(amount.apply("expire_after = \"1d\""));
-        cases.add(amount.apply("consolidate_after = \"-1m\""));
-        cases.add(amount.apply("controller_replicas = 0"));
-        cases.add(amount.apply("controller_replicas = 2.5"));
-        cases.add(amount.apply("controller_resources = { requests = { cpu = \"-1\" } }"));
-        cases.add(amount.apply("controller_resources = { requests = { cpu = \"1 cpu\" } }"));
-        cases.add(amount.apply("instance_generation_min = 0"));
-        cases.add(amount.apply("controller_tolerations = [{ key = \"k\", effect = \"NoExecute\", tolerationSeconds = -1 }]"));
+        rejectEach(cases, "quantities",
+                "memory_limit = \"0\"",
+                "memory_limit = \"-1Gi\"",
+                "memory_limit = \"1.5.5Gi\"",
+                "memory_limit = \"10GB\"",
+                "cpu_limit = 0",
+                "cpu_limit = 1.5",
+                "cpu_limit = \"1000\"",
+                "expire_after = \"0s\"",
+                "expire_after = \"0h0m\"",
+                "expire_after = \"1d\"",
+                "consolidate_after = \"-1m\"",
+                "controller_replicas = 0",
+                "controller_replicas = 2.5",
+                "controller_resources = { requests = { cpu = \"-1\" } }",
+                "controller_resources = { requests = { cpu = \"1 cpu\" } }",
+                "instance_generation_min = 0",
+                "controller_tolerations = [{ key = \"k\", effect = \"NoExecute\", tolerationSeconds = -1 }]");
         // 7. Regions and other names.
         Function<String, Case> region = text -> reject("regions and names", text, "region");
         cases.add(region.apply(BASE.replace("us-west-2", "us-west-9")));
@@ -234,6 +234,13 @@ public final class HostileInputs {
         cases.add(valid.apply(BASE + "tags = { \"\u00dcn\u00efcode\" = \"v\u00e4lue \u65e5\u672c\" }\n"));
         cases.add(valid.apply(BASE + "controller_resources = { requests = { cpu = 0.5, memory = \"512Mi\" } }\n"));
         return cases;
+    }
+
+    /** One case a line, each added to the required settings and rejected naming the setting the line sets. */
+    private static void rejectEach(List<Case> cases, String kind, String... lines) {
+        for (String line : lines) {
+            cases.add(reject(kind, BASE + line + "\n", line.substring(0, line.indexOf(' '))));
+        }
     }
 
     private static Case reject(String kind, String text, String names) {

@@ -1,12 +1,11 @@
 package dev.platform.karpenter.config;
 
 import static dev.platform.karpenter.testing.TestConfigs.V0;
+import static dev.platform.karpenter.testing.TestConfigs.assertRejected;
 import static dev.platform.karpenter.testing.TestConfigs.V1;
 import static dev.platform.karpenter.testing.TestConfigs.config;
-import static dev.platform.karpenter.testing.TestConfigs.parse;
 import static dev.platform.karpenter.testing.TestConfigs.tfvars;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
@@ -198,10 +197,7 @@ class NodePoolSettingsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("badInput")
     void rejectsBadPoolSettingsWithOneLineNamingTheSetting(String caseName, String tfvarsText, String expectedMessage) {
-        assertThatThrownBy(() -> parse(tfvarsText))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageContaining(expectedMessage)
-                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        assertRejected(tfvarsText, expectedMessage);
     }
 
     private static Arguments bad(String caseName, String chartVersion, String lines, String message) {

@@ -1,6 +1,10 @@
 package dev.platform.karpenter.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.config.TfvarsFile;
 
@@ -40,5 +44,13 @@ public final class TestConfigs {
     /** Parses tfvars text that replaces the defaults entirely (e.g. to change cluster_name). */
     public static ClusterConfig parse(String tfvarsText) {
         return ConfigLoader.fromVariables(TfvarsFile.parse(tfvarsText));
+    }
+
+    /** Parsing {@code tfvarsText} fails with a one-line error that contains {@code expectedMessage}. */
+    public static void assertRejected(String tfvarsText, String expectedMessage) {
+        assertThatThrownBy(() -> parse(tfvarsText))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(expectedMessage)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
     }
 }

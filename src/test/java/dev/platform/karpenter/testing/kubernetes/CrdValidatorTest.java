@@ -98,13 +98,9 @@ class CrdValidatorTest {
         // CEL on spec: exactly one of role and instanceProfile.
         assertRejected(V1, NODE_CLASS, "/spec", "instanceProfile", "KarpenterNodeInstanceProfile-demo",
                 "must specify exactly one of ['role', 'instanceProfile']");
-        ObjectNode neither = (ObjectNode) yaml(NODE_CLASS);
-        ((ObjectNode) neither.path("spec")).remove("role");
-        assertThat(V1.errors(neither)).anySatisfy(e -> assertThat(e).contains("must specify exactly one of ['role', 'instanceProfile']"));
+        assertRejectedWithout(V1, NODE_CLASS, "/spec", "role", "must specify exactly one of ['role', 'instanceProfile']");
         // Required: the server needs AMI selector terms.
-        ObjectNode noAmis = (ObjectNode) yaml(NODE_CLASS);
-        ((ObjectNode) noAmis.path("spec")).remove("amiSelectorTerms");
-        assertThat(V1.errors(noAmis)).anySatisfy(e -> assertThat(e).contains("amiSelectorTerms"));
+        assertRejectedWithout(V1, NODE_CLASS, "/spec", "amiSelectorTerms", "amiSelectorTerms");
         // CEL on an alias: a family Karpenter does not know.
         assertRejected(V1, NODE_CLASS, "/spec/amiSelectorTerms/0", "alias", "ubuntu@latest", "spec.amiSelectorTerms[0].alias");
         // Typed metadata: ObjectMeta has no such field.
@@ -113,9 +109,7 @@ class CrdValidatorTest {
 
     @Test
     void provisioner() {
-        ObjectNode noRefName = (ObjectNode) yaml(PROVISIONER);
-        ((ObjectNode) noRefName.at("/spec/providerRef")).remove("name");
-        assertThat(V1ALPHA5.errors(noRefName)).anySatisfy(e -> assertThat(e).contains("name"));
+        assertRejectedWithout(V1ALPHA5, PROVISIONER, "/spec/providerRef", "name", "name");
         assertRejected(V1ALPHA5, PROVISIONER, "/spec", "ttlSecondsUntilExpired", "720h", "ttlSecondsUntilExpired");
         assertRejected(V1ALPHA5, PROVISIONER, "/spec", "consolidaton", "x", "consolidaton");
     }
@@ -194,6 +188,14 @@ class CrdValidatorTest {
         ((ObjectNode) bad.at(pointer)).put(field, value);
         List<String> errors = validator.errors(bad);
         assertThat(errors).as(pointer + "/" + field + " = " + value).anySatisfy(e -> assertThat(e).contains(expected));
+    }
+
+    /** The valid object without {@code field} at {@code pointer} is rejected naming {@code expected}. */
+    private static void assertRejectedWithout(CrdValidator validator, String valid, String pointer, String field,
+            String expected) {
+        ObjectNode bad = (ObjectNode) yaml(valid);
+        ((ObjectNode) bad.at(pointer)).remove(field);
+        assertThat(validator.errors(bad)).as("without " + pointer + "/" + field).anySatisfy(e -> assertThat(e).contains(expected));
     }
 
     static JsonNode yaml(String text) {
