@@ -1,6 +1,6 @@
 package dev.platform.karpenter.config;
 
-import dev.platform.karpenter.release.NodePoolRules;
+import dev.platform.karpenter.versions.NodePoolRules;
 
 /** Operating system of the nodes Karpenter launches. */
 public enum AmiFamily implements SettingValue {

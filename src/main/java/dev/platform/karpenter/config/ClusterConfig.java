@@ -1,7 +1,7 @@
 package dev.platform.karpenter.config;
 
-import dev.platform.karpenter.release.DeclaredApis;
-import dev.platform.karpenter.release.KarpenterRelease;
+import dev.platform.karpenter.versions.DeclaredApis;
+import dev.platform.karpenter.versions.KarpenterRelease;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;

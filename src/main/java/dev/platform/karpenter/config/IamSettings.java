@@ -1,6 +1,6 @@
 package dev.platform.karpenter.config;
 
-import dev.platform.karpenter.release.KarpenterRelease;
+import dev.platform.karpenter.versions.KarpenterRelease;
 import java.util.Optional;
 import java.util.regex.Pattern;
 

@@ -1,8 +1,8 @@
 package dev.platform.karpenter.config;
 
-import dev.platform.karpenter.release.DeclaredApis;
-import dev.platform.karpenter.release.KarpenterRelease;
-import dev.platform.karpenter.release.NodePoolRules;
+import dev.platform.karpenter.versions.DeclaredApis;
+import dev.platform.karpenter.versions.KarpenterRelease;
+import dev.platform.karpenter.versions.NodePoolRules;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.controller.RenderedControllerReleases.Cluster;
-import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.versions.ApiGeneration;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;

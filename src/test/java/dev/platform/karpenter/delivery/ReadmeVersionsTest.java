@@ -2,9 +2,9 @@ package dev.platform.karpenter.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.platform.karpenter.release.KarpenterRelease;
-import dev.platform.karpenter.release.KubernetesSupport;
-import dev.platform.karpenter.release.KubernetesSupport.Row;
+import dev.platform.karpenter.versions.KarpenterRelease;
+import dev.platform.karpenter.versions.KubernetesSupport;
+import dev.platform.karpenter.versions.KubernetesSupport.Row;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -12,8 +12,8 @@ import static dev.platform.karpenter.testing.Synthesized.resources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.platform.karpenter.release.ControllerPolicy;
-import dev.platform.karpenter.release.PolicyStatements;
+import dev.platform.karpenter.versions.ControllerPolicy;
+import dev.platform.karpenter.versions.PolicyStatements;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;

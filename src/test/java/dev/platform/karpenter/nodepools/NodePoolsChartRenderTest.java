@@ -8,7 +8,7 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
 import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
 import dev.platform.karpenter.nodepools.manifest.PoolSettingsExamples;
-import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.versions.ApiGeneration;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;

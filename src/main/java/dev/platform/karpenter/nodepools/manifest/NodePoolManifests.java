@@ -2,8 +2,8 @@ package dev.platform.karpenter.nodepools.manifest;
 
 import dev.platform.karpenter.config.NodePoolSettings;
 import dev.platform.karpenter.config.PoolSettings;
-import dev.platform.karpenter.release.ApiGeneration;
-import dev.platform.karpenter.release.DeclaredApis;
+import dev.platform.karpenter.versions.ApiGeneration;
+import dev.platform.karpenter.versions.DeclaredApis;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;

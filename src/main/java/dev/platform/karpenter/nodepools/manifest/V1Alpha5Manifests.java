@@ -2,7 +2,7 @@ package dev.platform.karpenter.nodepools.manifest;
 
 import dev.platform.karpenter.config.NodePoolSettings;
 import dev.platform.karpenter.config.PoolSettings;
-import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.versions.ApiGeneration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

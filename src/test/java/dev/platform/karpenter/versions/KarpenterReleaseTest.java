@@ -1,4 +1,4 @@
-package dev.platform.karpenter.release;
+package dev.platform.karpenter.versions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,10 +1,10 @@
-package dev.platform.karpenter.release;
+package dev.platform.karpenter.versions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.platform.karpenter.config.ResourceNames;
-import dev.platform.karpenter.release.InterruptionEvents.Event;
+import dev.platform.karpenter.versions.InterruptionEvents.Event;
 import java.util.ArrayList;
 import java.util.List;
 import org.assertj.core.groups.Tuple;

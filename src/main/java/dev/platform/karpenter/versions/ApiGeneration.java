@@ -1,4 +1,4 @@
-package dev.platform.karpenter.release;
+package dev.platform.karpenter.versions;
 
 /** The Kubernetes API a Karpenter release serves for its pools and node classes. */
 public enum ApiGeneration {

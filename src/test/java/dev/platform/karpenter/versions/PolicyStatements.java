@@ -1,4 +1,4 @@
-package dev.platform.karpenter.release;
+package dev.platform.karpenter.versions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.testing.Json;

@@ -1,8 +1,8 @@
-package dev.platform.karpenter.release;
+package dev.platform.karpenter.versions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.platform.karpenter.release.UpgradeSteps.Deployed;
+import dev.platform.karpenter.versions.UpgradeSteps.Deployed;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.platform.karpenter.release;
+package dev.platform.karpenter.versions;
 
 import java.util.List;
 import java.util.Optional;

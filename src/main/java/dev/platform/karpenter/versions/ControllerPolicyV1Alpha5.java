@@ -1,12 +1,12 @@
-package dev.platform.karpenter.release;
+package dev.platform.karpenter.versions;
 
 import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.forAllValuesStringEquals;
 import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEquals;
 import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringLike;
 import static dev.platform.karpenter.policy.IamPolicyDocument.Statement.allow;
 
-import dev.platform.karpenter.release.ControllerPolicy.Group;
-import dev.platform.karpenter.release.ControllerPolicy.Scope;
+import dev.platform.karpenter.versions.ControllerPolicy.Group;
+import dev.platform.karpenter.versions.ControllerPolicy.Scope;
 import java.util.List;
 
 /**

@@ -1,4 +1,4 @@
-package dev.platform.karpenter.release;
+package dev.platform.karpenter.versions;
 
 /** The Kubernetes minor versions (1.x) a Karpenter release supports, both ends included. */
 public record KubernetesRange(int minMinor, int maxMinor) {

@@ -1,4 +1,4 @@
-package dev.platform.karpenter.release;
+package dev.platform.karpenter.versions;
 
 import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEquals;
 import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringLike;
