@@ -19,8 +19,7 @@ import java.util.Map;
 
 /** Wiring only: one cdktf App, four stacks per cluster, each with its own state. */
 public final class KarpenterApp {
-    private KarpenterApp() {
-    }
+    private KarpenterApp() {}
 
     /** The cdktf App writing into {@code synthDir}. Creating it starts the jsii kernel, a Node.js process. */
     public static App newApp(Path synthDir) {
@@ -50,11 +49,14 @@ public final class KarpenterApp {
             ControllerStack controller = new ControllerStack(app, config, iam, interruption);
             NodePoolsStack nodePools = new NodePoolsStack(app, config, iam, controller);
             plainFiles.add(nodePools.plainManifestFile());
-            List<Map.Entry<String, TerraformStack>> byConcern = List.of(Map.entry(IamStack.CONCERN, iam),
-                    Map.entry(InterruptionStack.CONCERN, interruption), Map.entry(ControllerStack.CONCERN, controller),
+            List<Map.Entry<String, TerraformStack>> byConcern = List.of(
+                    Map.entry(IamStack.CONCERN, iam),
+                    Map.entry(InterruptionStack.CONCERN, interruption),
+                    Map.entry(ControllerStack.CONCERN, controller),
                     Map.entry(NodePoolsStack.CONCERN, nodePools));
             for (Map.Entry<String, TerraformStack> stack : byConcern) {
-                StateBackends.configure(stack.getValue(), config.stackName(stack.getKey()), config.backend(), stateDirFromStack);
+                StateBackends.configure(
+                        stack.getValue(), config.stackName(stack.getKey()), config.backend(), stateDirFromStack);
                 StepGuard.attach(stack.getValue(), config, stateDirFromStack);
             }
             StepGuard.record(iam, config);

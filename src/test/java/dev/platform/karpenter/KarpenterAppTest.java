@@ -14,12 +14,22 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What every stack of the app shares: names, provider pin, state backends, deploy order. */
 class KarpenterAppTest {
-    private static final List<String> STACKS = List.of("demo-iam", "demo-interruption", "demo-karpenter", "demo-nodepools");
+    private static final List<String> STACKS =
+            List.of("demo-iam", "demo-interruption", "demo-karpenter", "demo-nodepools");
+
     @RegisterExtension
-    static final Synthesized LOCAL = Synthesized.app().cluster("demo", TestConfigs.V0, "tags = { Team = \"platform\" }").synthesize();
+    static final Synthesized LOCAL = Synthesized.app()
+            .cluster("demo", TestConfigs.V0, "tags = { Team = \"platform\" }")
+            .synthesize();
+
     @RegisterExtension
-    static final Synthesized S3 = Synthesized.app().cluster("demo", TestConfigs.V1,
-            "state_bucket = \"tf-state\"", "state_region = \"eu-west-1\"", "state_key_prefix = \"platform/karpenter\"")
+    static final Synthesized S3 = Synthesized.app()
+            .cluster(
+                    "demo",
+                    TestConfigs.V1,
+                    "state_bucket = \"tf-state\"",
+                    "state_region = \"eu-west-1\"",
+                    "state_key_prefix = \"platform/karpenter\"")
             .synthesize();
 
     @Test
@@ -33,7 +43,10 @@ class KarpenterAppTest {
     @Test
     void pinsTheAwsProviderToTheMirroredVersion() {
         for (String stack : STACKS) {
-            JsonNode aws = LOCAL.stack(stack).path("terraform").path("required_providers").path("aws");
+            JsonNode aws = LOCAL.stack(stack)
+                    .path("terraform")
+                    .path("required_providers")
+                    .path("aws");
             assertThat(aws.path("source").asText()).as(stack).isEqualTo("hashicorp/aws");
             assertThat(aws.path("version").asText()).as(stack).isEqualTo("5.100.0");
         }
@@ -42,18 +55,30 @@ class KarpenterAppTest {
     @Test
     void pinsTheHelmProviderWhereTheClusterIsReached() {
         for (String stack : List.of("demo-karpenter", "demo-nodepools")) {
-            JsonNode helm = LOCAL.stack(stack).path("terraform").path("required_providers").path("helm");
+            JsonNode helm = LOCAL.stack(stack)
+                    .path("terraform")
+                    .path("required_providers")
+                    .path("helm");
             assertThat(helm.path("source").asText()).as(stack).isEqualTo("hashicorp/helm");
             assertThat(helm.path("version").asText()).as(stack).isEqualTo("2.12.1");
         }
-        assertThat(LOCAL.stack("demo-iam").path("terraform").path("required_providers").has("helm")).isFalse();
+        assertThat(LOCAL.stack("demo-iam")
+                        .path("terraform")
+                        .path("required_providers")
+                        .has("helm"))
+                .isFalse();
     }
 
     @Test
     void configuresTheProviderRegionAndDefaultTags() {
         JsonNode provider = LOCAL.stack("demo-iam").path("provider").path("aws").get(0);
         assertThat(provider.path("region").asText()).isEqualTo("us-west-2");
-        assertThat(provider.path("default_tags").get(0).path("tags").path("Team").asText()).isEqualTo("platform");
+        assertThat(provider.path("default_tags")
+                        .get(0)
+                        .path("tags")
+                        .path("Team")
+                        .asText())
+                .isEqualTo("platform");
     }
 
     @Test
@@ -61,7 +86,8 @@ class KarpenterAppTest {
         for (String stack : STACKS) {
             JsonNode backend = LOCAL.stack(stack).path("terraform").path("backend");
             assertThat(fieldNames(backend)).containsExactly("local");
-            assertThat(backend.path("local").path("path").asText()).isEqualTo("../../../terraform." + stack + ".tfstate");
+            assertThat(backend.path("local").path("path").asText())
+                    .isEqualTo("../../../terraform." + stack + ".tfstate");
         }
     }
 
@@ -76,8 +102,12 @@ class KarpenterAppTest {
             assertThat(s3.path("use_lockfile").asBoolean()).isTrue();
             keys.add(s3.path("key").asText());
         }
-        assertThat(keys).containsExactly("platform/karpenter/demo-iam.tfstate", "platform/karpenter/demo-interruption.tfstate",
-                "platform/karpenter/demo-karpenter.tfstate", "platform/karpenter/demo-nodepools.tfstate");
+        assertThat(keys)
+                .containsExactly(
+                        "platform/karpenter/demo-iam.tfstate",
+                        "platform/karpenter/demo-interruption.tfstate",
+                        "platform/karpenter/demo-karpenter.tfstate",
+                        "platform/karpenter/demo-nodepools.tfstate");
     }
 
     @Test
@@ -85,8 +115,7 @@ class KarpenterAppTest {
         JsonNode stacks = LOCAL.manifest().path("stacks");
         assertThat(texts(stacks.path("demo-iam").path("dependencies"))).isEmpty();
         assertThat(texts(stacks.path("demo-interruption").path("dependencies"))).isEmpty();
-        assertThat(texts(stacks.path("demo-karpenter").path("dependencies")))
-                .contains("demo-iam", "demo-interruption");
+        assertThat(texts(stacks.path("demo-karpenter").path("dependencies"))).contains("demo-iam", "demo-interruption");
         assertThat(texts(stacks.path("demo-nodepools").path("dependencies"))).contains("demo-karpenter");
     }
 }

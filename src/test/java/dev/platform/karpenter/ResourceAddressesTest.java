@@ -45,8 +45,9 @@ import org.junit.jupiter.api.io.TempDir;
 class ResourceAddressesTest {
     private static final Path SNAPSHOT = Path.of("src/test/resources/resource-addresses.txt");
     private static final Path REFERENCE_CONFIGS = Path.of("src/test/resources/reference-configs");
-    private static final String HOW_TO_UPDATE = "an intended change is recorded with UPDATE_RESOURCE_ADDRESSES=1 mvn -B -q "
-            + "test -Dtest=ResourceAddressesTest (see " + ResourceAddressesTest.class.getSimpleName() + ")";
+    private static final String HOW_TO_UPDATE =
+            "an intended change is recorded with UPDATE_RESOURCE_ADDRESSES=1 mvn -B -q "
+                    + "test -Dtest=ResourceAddressesTest (see " + ResourceAddressesTest.class.getSimpleName() + ")";
 
     @RegisterExtension
     static final Synthesized REFERENCE = Synthesized.app()
@@ -69,8 +70,12 @@ class ResourceAddressesTest {
             Files.writeString(SNAPSHOT, render(current));
         }
 
-        assertThat(problems(read(Files.readString(SNAPSHOT)), current, moves)).as(HOW_TO_UPDATE).isEmpty();
-        assertThat(current.values()).as("the reference configurations make resources").allSatisfy(a -> assertThat(a).isNotEmpty());
+        assertThat(problems(read(Files.readString(SNAPSHOT)), current, moves))
+                .as(HOW_TO_UPDATE)
+                .isEmpty();
+        assertThat(current.values())
+                .as("the reference configurations make resources")
+                .allSatisfy(a -> assertThat(a).isNotEmpty());
     }
 
     /** The guard itself, on a queue whose construct id changed: caught without a moved block, accepted with one. */
@@ -79,41 +84,61 @@ class ResourceAddressesTest {
         SortedMap<String, SortedSet<String>> snapshot = read("demo-interruption aws_sqs_queue.queue\n");
         App app = new App(AppConfig.builder().outdir(outdir.toString()).build());
         TerraformStack stack = new TerraformStack(app, "demo-interruption");
-        new AwsProvider(stack, "aws", AwsProviderConfig.builder().region("us-west-2").build());
+        new AwsProvider(
+                stack, "aws", AwsProviderConfig.builder().region("us-west-2").build());
         new SqsQueue(stack, "renamed", SqsQueueConfig.builder().name("demo").build());
         TerraformStack movedStack = new TerraformStack(app, "moved");
-        new AwsProvider(movedStack, "aws", AwsProviderConfig.builder().region("us-west-2").build());
-        new SqsQueue(movedStack, "renamed", SqsQueueConfig.builder().name("demo").build()).moveFromId("aws_sqs_queue.queue");
+        new AwsProvider(
+                movedStack,
+                "aws",
+                AwsProviderConfig.builder().region("us-west-2").build());
+        new SqsQueue(
+                        movedStack,
+                        "renamed",
+                        SqsQueueConfig.builder().name("demo").build())
+                .moveFromId("aws_sqs_queue.queue");
         app.synth();
         JsonNode renamed = Json.read(outdir.resolve("stacks/demo-interruption/cdk.tf.json"));
         JsonNode withMove = Json.read(outdir.resolve("stacks/moved/cdk.tf.json"));
 
         assertThat(moves(withMove)).containsExactly(Map.entry("aws_sqs_queue.queue", "aws_sqs_queue.renamed"));
-        assertThat(problems(snapshot, Map.of("demo-interruption", addresses(renamed)),
-                Map.of("demo-interruption", moves(renamed)))).containsExactly(
-                "demo-interruption: aws_sqs_queue.queue is gone without a moved block: Terraform would destroy it",
-                "demo-interruption: aws_sqs_queue.renamed is new");
-        assertThat(problems(snapshot, Map.of("demo-interruption", addresses(withMove)),
-                Map.of("demo-interruption", moves(withMove)))).isEmpty();
+        assertThat(problems(
+                        snapshot,
+                        Map.of("demo-interruption", addresses(renamed)),
+                        Map.of("demo-interruption", moves(renamed))))
+                .containsExactly(
+                        "demo-interruption: aws_sqs_queue.queue is gone without a moved block: Terraform would destroy it",
+                        "demo-interruption: aws_sqs_queue.renamed is new");
+        assertThat(problems(
+                        snapshot,
+                        Map.of("demo-interruption", addresses(withMove)),
+                        Map.of("demo-interruption", moves(withMove))))
+                .isEmpty();
     }
 
     /** TYPE.ID of every managed resource of a stack (data sources hold no state worth keeping). */
     private static SortedSet<String> addresses(JsonNode stack) {
         SortedSet<String> addresses = new TreeSet<>();
-        stack.path("resource").fields().forEachRemaining(type ->
-                Json.fieldNames(type.getValue()).forEach(id -> addresses.add(type.getKey() + "." + id)));
+        stack.path("resource")
+                .fields()
+                .forEachRemaining(type ->
+                        Json.fieldNames(type.getValue()).forEach(id -> addresses.add(type.getKey() + "." + id)));
         return addresses;
     }
 
     /** The stack's moved blocks, old address to new. */
     private static Map<String, String> moves(JsonNode stack) {
         Map<String, String> moves = new TreeMap<>();
-        stack.path("moved").forEach(moved -> moves.put(moved.path("from").asText(), moved.path("to").asText()));
+        stack.path("moved")
+                .forEach(moved ->
+                        moves.put(moved.path("from").asText(), moved.path("to").asText()));
         return moves;
     }
 
-    private static List<String> problems(SortedMap<String, SortedSet<String>> snapshot,
-                                         Map<String, SortedSet<String>> current, Map<String, Map<String, String>> moves) {
+    private static List<String> problems(
+            SortedMap<String, SortedSet<String>> snapshot,
+            Map<String, SortedSet<String>> current,
+            Map<String, Map<String, String>> moves) {
         List<String> problems = new ArrayList<>();
         Set<String> stacks = new TreeSet<>(snapshot.keySet());
         stacks.addAll(current.keySet());
@@ -137,17 +162,23 @@ class ResourceAddressesTest {
 
     /** Lines "STACK TYPE.ID", sorted, after a comment saying what the file is. */
     private static String render(SortedMap<String, SortedSet<String>> addresses) {
-        StringBuilder text = new StringBuilder("# Resource addresses of the reference configurations, checked by ResourceAddressesTest.\n");
-        addresses.forEach((stack, all) -> all.forEach(address -> text.append(stack).append(' ').append(address).append('\n')));
+        StringBuilder text = new StringBuilder(
+                "# Resource addresses of the reference configurations, checked by ResourceAddressesTest.\n");
+        addresses.forEach((stack, all) -> all.forEach(
+                address -> text.append(stack).append(' ').append(address).append('\n')));
         return text.toString();
     }
 
     private static SortedMap<String, SortedSet<String>> read(String snapshot) {
         SortedMap<String, SortedSet<String>> addresses = new TreeMap<>();
-        snapshot.lines().filter(line -> !line.isBlank() && !line.startsWith("#")).forEach(line -> {
-            String[] stackAndAddress = line.split(" ", 2);
-            addresses.computeIfAbsent(stackAndAddress[0], stack -> new TreeSet<>()).add(stackAndAddress[1]);
-        });
+        snapshot.lines()
+                .filter(line -> !line.isBlank() && !line.startsWith("#"))
+                .forEach(line -> {
+                    String[] stackAndAddress = line.split(" ", 2);
+                    addresses
+                            .computeIfAbsent(stackAndAddress[0], stack -> new TreeSet<>())
+                            .add(stackAndAddress[1]);
+                });
         return addresses;
     }
 }

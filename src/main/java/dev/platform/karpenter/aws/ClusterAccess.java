@@ -29,23 +29,39 @@ public final class ClusterAccess extends Construct {
 
     public ClusterAccess(TerraformStack stack, String id, ClusterConfig config) {
         super(stack, id);
-        cluster = new DataAwsEksCluster(this, "cluster", DataAwsEksClusterConfig.builder().name(config.clusterName())
-                .lifecycle(ClusterGuards.lifecycle(config)).build());
+        cluster = new DataAwsEksCluster(
+                this,
+                "cluster",
+                DataAwsEksClusterConfig.builder()
+                        .name(config.clusterName())
+                        .lifecycle(ClusterGuards.lifecycle(config))
+                        .build());
         endpoint = cluster.getEndpoint();
-        helm = new HelmProvider(this, "helm", HelmProviderConfig.builder()
-                .kubernetes(HelmProviderKubernetes.builder()
-                        .host(endpoint)
-                        // One reference to the nested attribute, rather than walking the typed lists (a jsii call a step).
-                        .clusterCaCertificate(Fn.base64decode(Token.asString(
-                                cluster.interpolationForAttribute("certificate_authority[0].data"))))
-                        .exec(HelmProviderKubernetesExec.builder()
-                                .apiVersion("client.authentication.k8s.io/v1beta1")
-                                .command("aws")
-                                .args(List.of("eks", "get-token", "--cluster-name", config.clusterName(),
-                                        "--region", config.region(), "--output", "json"))
+        helm = new HelmProvider(
+                this,
+                "helm",
+                HelmProviderConfig.builder()
+                        .kubernetes(HelmProviderKubernetes.builder()
+                                .host(endpoint)
+                                // One reference to the nested attribute, rather than walking the typed lists (a jsii
+                                // call a step).
+                                .clusterCaCertificate(Fn.base64decode(Token.asString(
+                                        cluster.interpolationForAttribute("certificate_authority[0].data"))))
+                                .exec(HelmProviderKubernetesExec.builder()
+                                        .apiVersion("client.authentication.k8s.io/v1beta1")
+                                        .command("aws")
+                                        .args(List.of(
+                                                "eks",
+                                                "get-token",
+                                                "--cluster-name",
+                                                config.clusterName(),
+                                                "--region",
+                                                config.region(),
+                                                "--output",
+                                                "json"))
+                                        .build())
                                 .build())
-                        .build())
-                .build());
+                        .build());
         // The published helm bindings declare the bare source "helm"; Terraform reads that as hashicorp/helm, but
         // the full address says so to a reader and to tools that match on it.
         stack.addOverride("terraform.required_providers.helm.source", "hashicorp/helm");

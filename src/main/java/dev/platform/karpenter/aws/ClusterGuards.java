@@ -21,12 +21,13 @@ import java.util.stream.IntStream;
  * only warn); written in Terraform's own syntax against {@code self}, so the plan shows the exact versions compared.
  */
 public final class ClusterGuards {
-    private ClusterGuards() {
-    }
+    private ClusterGuards() {}
 
     /** The lifecycle of a stack's {@code aws_eks_cluster} data source, holding every guard of {@code config}. */
     public static TerraformResourceLifecycle lifecycle(ClusterConfig config) {
-        return TerraformResourceLifecycle.builder().postcondition(postconditions(config)).build();
+        return TerraformResourceLifecycle.builder()
+                .postcondition(postconditions(config))
+                .build();
     }
 
     static List<Postcondition> postconditions(ClusterConfig config) {
@@ -35,22 +36,25 @@ public final class ClusterGuards {
             guards.add(chartSupportsTheCluster(config.release(), config.clusterName()));
         }
         AmiFamily family = config.nodePools().amiFamily();
-        KubernetesSupport.newestKubernetesWithAmis(family.setting()).ifPresent(newest ->
-                guards.add(amisExist(config, family, newest)));
+        KubernetesSupport.newestKubernetesWithAmis(family.setting())
+                .ifPresent(newest -> guards.add(amisExist(config, family, newest)));
         return guards;
     }
 
     private static Postcondition chartSupportsTheCluster(KarpenterRelease release, String clusterName) {
         KubernetesRange range = release.supportedKubernetes();
         String supported = IntStream.rangeClosed(range.minMinor(), range.maxMinor())
-                .mapToObj(minor -> quoted("1." + minor)).collect(Collectors.joining(", "));
+                .mapToObj(minor -> quoted("1." + minor))
+                .collect(Collectors.joining(", "));
         String advice = KubernetesSupport.supportedReleasesByKubernetesVersion().entrySet().stream()
                 .map(entry -> quoted(entry.getKey()) + " = " + quoted(entry.getValue()))
                 .collect(Collectors.joining(", ", "{", "}"));
         return Postcondition.builder()
                 .condition("${contains([" + supported + "], self.version)}")
-                .errorMessage("Karpenter " + release.chartVersion() + " supports Kubernetes " + range + ", but EKS cluster "
-                        + clusterName + " runs Kubernetes ${self.version}: set karpenter_chart_version to a release that "
+                .errorMessage("Karpenter " + release.chartVersion() + " supports Kubernetes " + range
+                        + ", but EKS cluster "
+                        + clusterName
+                        + " runs Kubernetes ${self.version}: set karpenter_chart_version to a release that "
                         + "supports it (${lookup(" + advice + ", self.version, \"none of the releases this project "
                         + "supports does yet\")}). Nothing was changed.")
                 .build();
@@ -58,13 +62,16 @@ public final class ClusterGuards {
 
     private static Postcondition amisExist(ClusterConfig config, AmiFamily family, int newestKubernetes) {
         List<String> others = NodePoolRules.of(config.release()).amiFamilies().stream()
-                .filter(other -> !other.equals(family.setting())).map(ClusterGuards::quoted).toList();
+                .filter(other -> !other.equals(family.setting()))
+                .map(ClusterGuards::quoted)
+                .toList();
         return Postcondition.builder()
                 .condition("${tonumber(split(\".\", self.version)[1]) <= " + newestKubernetes + "}")
-                .errorMessage("ami_family = \"" + family.setting() + "\" cannot run on EKS cluster " + config.clusterName()
-                        + ": it runs Kubernetes ${self.version}, and EKS publishes no " + family.setting()
-                        + " AMI for Kubernetes 1." + (newestKubernetes + 1) + " or later. Set ami_family to "
-                        + String.join(" or ", others) + ". Nothing was changed.")
+                .errorMessage(
+                        "ami_family = \"" + family.setting() + "\" cannot run on EKS cluster " + config.clusterName()
+                                + ": it runs Kubernetes ${self.version}, and EKS publishes no " + family.setting()
+                                + " AMI for Kubernetes 1." + (newestKubernetes + 1) + " or later. Set ami_family to "
+                                + String.join(" or ", others) + ". Nothing was changed.")
                 .build();
     }
 

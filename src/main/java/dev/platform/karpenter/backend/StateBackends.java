@@ -12,27 +12,31 @@ import dev.platform.karpenter.config.StateBackendSettings;
  * project directory addressed by a relative path (cdktf's default is absolute, which breaks on any other machine).
  */
 public final class StateBackends {
-    private StateBackends() {
-    }
+    private StateBackends() {}
 
     /**
      * @param stateDirFromStack the project directory as seen from the stack's working directory
      *                          (cdktf.out/stacks/NAME), e.g. "../../.."
      */
-    public static void configure(TerraformStack stack, String stackName, StateBackendSettings settings, String stateDirFromStack) {
+    public static void configure(
+            TerraformStack stack, String stackName, StateBackendSettings settings, String stateDirFromStack) {
         if (settings.isRemote()) {
-            new S3Backend(stack, S3BackendConfig.builder()
-                    .bucket(settings.bucket().orElseThrow())
-                    .key(stateKey(settings, stackName))
-                    .region(settings.region())
-                    .encrypt(true)
-                    .build());
+            new S3Backend(
+                    stack,
+                    S3BackendConfig.builder()
+                            .bucket(settings.bucket().orElseThrow())
+                            .key(stateKey(settings, stackName))
+                            .region(settings.region())
+                            .encrypt(true)
+                            .build());
             // S3-native locking (Terraform 1.10+); cdktf 0.19 predates the argument, so it is set as an override.
             stack.addOverride("terraform.backend.s3.use_lockfile", true);
         } else {
-            new LocalBackend(stack, LocalBackendConfig.builder()
-                    .path(localStatePath(stackName, stateDirFromStack))
-                    .build());
+            new LocalBackend(
+                    stack,
+                    LocalBackendConfig.builder()
+                            .path(localStatePath(stackName, stateDirFromStack))
+                            .build());
         }
     }
 

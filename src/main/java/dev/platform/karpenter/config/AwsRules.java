@@ -10,24 +10,26 @@ import java.util.regex.Pattern;
 public final class AwsRules {
     /** Tags per resource AWS allows. */
     public static final int MAX_TAGS = 50;
+
     public static final int MAX_TAG_KEY = 128;
     public static final int MAX_TAG_VALUE = 256;
     /** Letters, digits and spaces in any script, and _ . : / = + - @ (the characters every AWS service accepts). */
     private static final Pattern TAG_TEXT = Pattern.compile("[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*");
+
     private static final Pattern NODE_GROUP = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]{0,62}");
-    private static final Pattern KMS_KEY = Pattern.compile(
-            "(mrk-)?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|mrk-[0-9a-f]{32}"
-            + "|alias/[A-Za-z0-9/_-]{1,250}"
-            + "|arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:(key/[A-Za-z0-9-]{1,64}|alias/[A-Za-z0-9/_-]{1,250})");
+    private static final Pattern KMS_KEY =
+            Pattern.compile("(mrk-)?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|mrk-[0-9a-f]{32}"
+                    + "|alias/[A-Za-z0-9/_-]{1,250}"
+                    + "|arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:(key/[A-Za-z0-9-]{1,64}|alias/[A-Za-z0-9/_-]{1,250})");
     /** S3 key characters that need no encoding, without empty segments. */
     private static final Pattern KEY_PREFIX = Pattern.compile("[A-Za-z0-9!_.*'()-]+(/[A-Za-z0-9!_.*'()-]+)*");
 
-    private AwsRules() {
-    }
+    private AwsRules() {}
 
     static Map<String, String> requireTags(String key, Map<String, String> tags) {
         if (tags.size() > MAX_TAGS) {
-            throw new ConfigException(key + " holds " + tags.size() + " tags; AWS allows at most " + MAX_TAGS + " per resource");
+            throw new ConfigException(
+                    key + " holds " + tags.size() + " tags; AWS allows at most " + MAX_TAGS + " per resource");
         }
         tags.forEach((tagKey, value) -> {
             requireTagKey(key + " keys", tagKey);
@@ -37,30 +39,49 @@ public final class AwsRules {
     }
 
     static String requireTagKey(String key, String tagKey) {
-        boolean valid = !tagKey.isEmpty() && tagKey.length() <= MAX_TAG_KEY && TAG_TEXT.matcher(tagKey).matches()
+        boolean valid = !tagKey.isEmpty()
+                && tagKey.length() <= MAX_TAG_KEY
+                && TAG_TEXT.matcher(tagKey).matches()
                 && !tagKey.regionMatches(true, 0, "aws:", 0, 4);
-        return ConfigException.require(valid, key, "must be 1 to " + MAX_TAG_KEY + " letters, digits, spaces or "
-                + "_ . : / = + - @, not starting with \"aws:\" (an AWS tag key)", tagKey);
+        return ConfigException.require(
+                valid,
+                key,
+                "must be 1 to " + MAX_TAG_KEY + " letters, digits, spaces or "
+                        + "_ . : / = + - @, not starting with \"aws:\" (an AWS tag key)",
+                tagKey);
     }
 
     static String requireTagValue(String key, String value) {
-        return ConfigException.require(value.length() <= MAX_TAG_VALUE && TAG_TEXT.matcher(value).matches(), key,
-                "must be an AWS tag value (at most " + MAX_TAG_VALUE + " letters, digits, spaces or _ . : / = + - @)", value);
+        return ConfigException.require(
+                value.length() <= MAX_TAG_VALUE && TAG_TEXT.matcher(value).matches(),
+                key,
+                "must be an AWS tag value (at most " + MAX_TAG_VALUE + " letters, digits, spaces or _ . : / = + - @)",
+                value);
     }
 
     static String requireNodeGroupName(String key, String value) {
-        return ConfigException.require(NODE_GROUP.matcher(value).matches(), key, "must be an EKS node group name "
-                + "(1 to 63 letters, digits, '-' or '_', starting with a letter or digit)", value);
+        return ConfigException.require(
+                NODE_GROUP.matcher(value).matches(),
+                key,
+                "must be an EKS node group name "
+                        + "(1 to 63 letters, digits, '-' or '_', starting with a letter or digit)",
+                value);
     }
 
     static String requireKmsKey(String key, String value) {
-        return ConfigException.require(KMS_KEY.matcher(value).matches(), key,
-                "must name a KMS key: a key id, key ARN, alias/NAME or alias ARN", value);
+        return ConfigException.require(
+                KMS_KEY.matcher(value).matches(),
+                key,
+                "must name a KMS key: a key id, key ARN, alias/NAME or alias ARN",
+                value);
     }
 
     static String requireKeyPrefix(String key, String value) {
-        return ConfigException.require(value.length() <= 512 && KEY_PREFIX.matcher(value).matches(), key,
+        return ConfigException.require(
+                value.length() <= 512 && KEY_PREFIX.matcher(value).matches(),
+                key,
                 "must be an S3 key prefix of letters, digits and ! _ . * ' ( ) - in segments joined by '/', without a "
-                + "leading or trailing '/'", value);
+                        + "leading or trailing '/'",
+                value);
     }
 }

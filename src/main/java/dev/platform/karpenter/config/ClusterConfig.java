@@ -80,7 +80,9 @@ public record ClusterConfig(
                 upgradeOverride);
         config.names().requireWithinAwsLimits();
         config.iam().nodeRoleArn().ifPresent(arn -> Regions.requireArnInPartition("iam_role_arn", arn, region));
-        config.interruption().kmsKeyId().ifPresent(key -> Regions.requireArnInPartition("queue_kms_key_id", key, region));
+        config.interruption()
+                .kmsKeyId()
+                .ifPresent(key -> Regions.requireArnInPartition("queue_kms_key_id", key, region));
         return config;
     }
 
@@ -107,7 +109,8 @@ public record ClusterConfig(
             same = false;
         }
         if (!same) {
-            throw new ConfigException("upgrade_override " + ConfigException.quote(named.get()) + " must name karpenter_chart_version (\""
+            throw new ConfigException("upgrade_override " + ConfigException.quote(named.get())
+                    + " must name karpenter_chart_version (\""
                     + release.chartVersion() + "\"): it waives the step guard and the Kubernetes range check for that"
                     + " one deploy; remove it afterwards");
         }

@@ -35,7 +35,10 @@ public final class ConfigException extends RuntimeException {
         int shown = 0;
         for (int i = 0; i < value.length(); i = value.offsetByCodePoints(i, 1)) {
             if (shown == MAX_QUOTED) {
-                return out.append("...\" (").append(value.length()).append(" characters)").toString();
+                return out.append("...\" (")
+                        .append(value.length())
+                        .append(" characters)")
+                        .toString();
             }
             int c = value.codePointAt(i);
             switch (c) {
@@ -45,7 +48,8 @@ public final class ConfigException extends RuntimeException {
                 case '"' -> out.append("\\\"");
                 case '\\' -> out.append("\\\\");
                 default -> {
-                    if (Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
+                    if (Character.isISOControl(c)
+                            || Character.getType(c) == Character.FORMAT
                             || Character.getType(c) == Character.LINE_SEPARATOR
                             || Character.getType(c) == Character.PARAGRAPH_SEPARATOR) {
                         out.append(String.format("\\u%04x", c));

@@ -27,8 +27,7 @@ public final class ConfigLoader {
             "KARPENTER_STATE_REGION", "state_region",
             "KARPENTER_STATE_KEY_PREFIX", "state_key_prefix");
 
-    private ConfigLoader() {
-    }
+    private ConfigLoader() {}
 
     /** Which file or directory to read, and says so on {@code log}. */
     public static Path locate(Path projectDir, Map<String, String> env, PrintStream log) {
@@ -90,12 +89,14 @@ public final class ConfigLoader {
             Path earlier = clusters.putIfAbsent(config.clusterName().toLowerCase(java.util.Locale.ROOT), file);
             if (earlier != null) {
                 throw new ConfigException(file + ": cluster_name " + ConfigException.quote(config.clusterName())
-                        + " is also configured in " + earlier + " (ignoring case, as IAM names do); each cluster needs one "
+                        + " is also configured in " + earlier
+                        + " (ignoring case, as IAM names do); each cluster needs one "
                         + "file, or its stacks would share names and state");
             }
             Path sameQueue = queues.putIfAbsent(config.interruption().queueName(), file);
             if (sameQueue != null) {
-                throw new ConfigException(file + ": queue_name " + ConfigException.quote(config.interruption().queueName())
+                throw new ConfigException(file + ": queue_name "
+                        + ConfigException.quote(config.interruption().queueName())
                         + " is also the interruption queue of " + sameQueue + "; each cluster needs its own queue");
             }
             configs.add(config);

@@ -60,7 +60,8 @@ public record ControllerResources(Map<String, String> requests, Map<String, Stri
         for (Map.Entry<String, Object> entry : Settings.toObject(key, value).entrySet()) {
             String entryKey = key + "." + entry.getKey();
             String quantity = entry.getValue() instanceof Boolean || entry.getValue() == null
-                    ? String.valueOf(entry.getValue()) : ControllerSettings.scalarAsString(entryKey, entry.getValue());
+                    ? String.valueOf(entry.getValue())
+                    : ControllerSettings.scalarAsString(entryKey, entry.getValue());
             Kubernetes.requirePositiveQuantity(entryKey, quantity, "\"500m\", \"1\" or \"1Gi\"");
             result.put(entry.getKey(), quantity);
         }

@@ -29,15 +29,18 @@ public record IamSettings(
     static IamSettings from(Settings settings, KarpenterRelease release) {
         ControllerIdentity identity = settings.choice("controller_identity", ControllerIdentity.class);
         if (identity == ControllerIdentity.POD_IDENTITY && !release.supportsPodIdentity()) {
-            throw new ConfigException("controller_identity \"pod_identity\" needs Karpenter 1.x; karpenter_chart_version "
-                    + release.chartVersion() + " predates EKS Pod Identity: use \"irsa\" or a 1.x chart");
+            throw new ConfigException(
+                    "controller_identity \"pod_identity\" needs Karpenter 1.x; karpenter_chart_version "
+                            + release.chartVersion() + " predates EKS Pod Identity: use \"irsa\" or a 1.x chart");
         }
         boolean create = settings.bool("create_iam_role");
         String nodeGroup = settings.string("node_group_name");
         Optional<String> roleArn = settings.optionalString("iam_role_arn");
         roleArn.ifPresent(arn -> {
             if (!ROLE_ARN.matcher(arn).matches()) {
-                throw new ConfigException("iam_role_arn must be an IAM role ARN (arn:aws:iam::123456789012:role/NAME), got " + ConfigException.quote(arn) + "");
+                throw new ConfigException(
+                        "iam_role_arn must be an IAM role ARN (arn:aws:iam::123456789012:role/NAME), got "
+                                + ConfigException.quote(arn) + "");
             }
             if (create) {
                 throw new ConfigException("iam_role_arn names a role to reuse, so create_iam_role must be false");
@@ -46,9 +49,11 @@ public record IamSettings(
         AwsRules.requireNodeGroupName("node_group_name", nodeGroup);
         boolean accessEntry = settings.bool("iam_role_access_entry");
         if (roleArn.isEmpty() && !accessEntry) {
-            throw new ConfigException("iam_role_access_entry applies only with iam_role_arn: a node group's role already has"
-                    + " its access entry, and create_iam_role = true always makes one");
+            throw new ConfigException(
+                    "iam_role_access_entry applies only with iam_role_arn: a node group's role already has"
+                            + " its access entry, and create_iam_role = true always makes one");
         }
-        return new IamSettings(identity, create, nodeGroup, roleArn, settings.bool("irsa_use_name_prefix"), accessEntry);
+        return new IamSettings(
+                identity, create, nodeGroup, roleArn, settings.bool("irsa_use_name_prefix"), accessEntry);
     }
 }

@@ -15,7 +15,8 @@ public record InterruptionSettings(String queueName, Optional<String> kmsKeyId) 
     static InterruptionSettings from(Settings settings, String clusterName) {
         String queueName = settings.string("queue_name", clusterName);
         if (!QUEUE_NAME.matcher(queueName).matches()) {
-            throw new ConfigException("queue_name must be 1 to 80 letters, digits, '-' or '_', got " + ConfigException.quote(queueName) + "");
+            throw new ConfigException("queue_name must be 1 to 80 letters, digits, '-' or '_', got "
+                    + ConfigException.quote(queueName) + "");
         }
         Optional<String> kmsKeyId = settings.optionalString("queue_kms_key_id");
         kmsKeyId.ifPresent(key -> {
@@ -26,8 +27,9 @@ public record InterruptionSettings(String queueName, Optional<String> kmsKeyId) 
             AwsRules.requireKmsKey("queue_kms_key_id", key);
             // The AWS managed key can be written as an alias or as an alias ARN.
             if (key.equals("alias/aws/sqs") || key.endsWith(":alias/aws/sqs")) {
-                throw new ConfigException("queue_kms_key_id must be a customer managed key: EventBridge cannot write to a "
-                        + "queue encrypted with the AWS managed key alias/aws/sqs");
+                throw new ConfigException(
+                        "queue_kms_key_id must be a customer managed key: EventBridge cannot write to a "
+                                + "queue encrypted with the AWS managed key alias/aws/sqs");
             }
         });
         return new InterruptionSettings(queueName, kmsKeyId);

@@ -14,8 +14,8 @@ public final class Kubernetes {
     public static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile(
-            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final Pattern NAME_PART = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?");
     /** Kubernetes' quantity grammar: a signed decimal with a binary (Ki..Ei), decimal (n..E) or exponent suffix. */
@@ -23,57 +23,84 @@ public final class Kubernetes {
             "([+-]?)([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?");
     /** Karpenter's durations: Go's time.ParseDuration units from s up, e.g. "720h", "1h30m". */
     private static final Pattern DURATION = Pattern.compile("(([0-9]+)(h|m|s))+");
+
     private static final Pattern DURATION_PART = Pattern.compile("([0-9]+)(h|m|s)");
 
-    private Kubernetes() {
-    }
+    private Kubernetes() {}
 
     /** A DNS-1123 label: namespaces, service accounts. */
     static String requireDnsLabel(String key, String value) {
-        return ConfigException.require(DNS_LABEL.matcher(value).matches(), key,
-                "must be a Kubernetes name (at most 63 lowercase letters, digits or '-')", value);
+        return ConfigException.require(
+                DNS_LABEL.matcher(value).matches(),
+                key,
+                "must be a Kubernetes name (at most 63 lowercase letters, digits or '-')",
+                value);
     }
 
     /** A DNS-1123 subdomain: names of objects such as node pools. */
     static String requireDnsSubdomain(String key, String value) {
-        return ConfigException.require(value.length() <= 253 && DNS_SUBDOMAIN.matcher(value).matches(), key,
-                "must be a Kubernetes name (at most 253 lowercase letters, digits, '-' or '.')", value);
+        return ConfigException.require(
+                value.length() <= 253 && DNS_SUBDOMAIN.matcher(value).matches(),
+                key,
+                "must be a Kubernetes name (at most 253 lowercase letters, digits, '-' or '.')",
+                value);
     }
 
     /** A label key (also taint and requirement keys): an optional DNS subdomain prefix and '/', then a name. */
     static String requireLabelKey(String key, String name) {
         int slash = name.indexOf('/');
         String prefix = slash < 0 ? "" : name.substring(0, slash);
-        boolean validPrefix = slash < 0 || prefix.length() <= 253 && DNS_SUBDOMAIN.matcher(prefix).matches();
-        return ConfigException.require(validPrefix && NAME_PART.matcher(name.substring(slash + 1)).matches(), key,
+        boolean validPrefix = slash < 0
+                || prefix.length() <= 253 && DNS_SUBDOMAIN.matcher(prefix).matches();
+        return ConfigException.require(
+                validPrefix && NAME_PART.matcher(name.substring(slash + 1)).matches(),
+                key,
                 "must hold Kubernetes label keys such as \"example.com/team\" (a lowercase DNS prefix and '/', then at "
-                + "most 63 letters, digits, '-', '_' or '.')", name);
+                        + "most 63 letters, digits, '-', '_' or '.')",
+                name);
     }
 
     static String requireLabelValue(String key, String value) {
-        return ConfigException.require(value.length() <= 63 && LABEL_VALUE.matcher(value).matches(), key,
-                "must be a Kubernetes label value (at most 63 letters, digits, '-', '_' or '.')", value);
+        return ConfigException.require(
+                value.length() <= 63 && LABEL_VALUE.matcher(value).matches(),
+                key,
+                "must be a Kubernetes label value (at most 63 letters, digits, '-', '_' or '.')",
+                value);
     }
 
     static String requireTaintEffect(String key, String effect) {
-        return ConfigException.require(TAINT_EFFECTS.contains(effect), key,
-                "must be one of " + String.join(", ", TAINT_EFFECTS), effect);
+        return ConfigException.require(
+                TAINT_EFFECTS.contains(effect), key, "must be one of " + String.join(", ", TAINT_EFFECTS), effect);
     }
 
     /** A quantity greater than zero (a limit of 0 would let the pool launch nothing; negative ones are refused). */
     static String requirePositiveQuantity(String key, String value, String example) {
         Matcher m = QUANTITY.matcher(value);
-        boolean positive = m.matches() && !m.group(1).equals("-") && new BigDecimal(m.group(2).startsWith(".")
-                ? "0" + m.group(2) : m.group(2).endsWith(".") ? m.group(2) + "0" : m.group(2)).signum() > 0;
-        return ConfigException.require(positive, key, "must be a Kubernetes quantity greater than zero such as " + example,
-                value);
+        boolean positive = m.matches()
+                && !m.group(1).equals("-")
+                && new BigDecimal(
+                                        m.group(2).startsWith(".")
+                                                ? "0" + m.group(2)
+                                                : m.group(2).endsWith(".") ? m.group(2) + "0" : m.group(2))
+                                .signum()
+                        > 0;
+        return ConfigException.require(
+                positive, key, "must be a Kubernetes quantity greater than zero such as " + example, value);
     }
 
     /** A duration in h, m and s, or "Never"; {@code zero} says whether "0s" makes sense for the setting. */
     static String requireDuration(String key, String value, boolean zero) {
-        boolean valid = DURATION.matcher(value).matches() && (zero || DURATION_PART.matcher(value).results()
-                .anyMatch(part -> new BigDecimal(part.group(1)).signum() > 0));
-        return ConfigException.require(valid || value.equals("Never"), key, "must be a duration"
-                + (zero ? "" : " greater than zero") + " in h, m and s (e.g. \"720h\", \"1h30m\") or \"Never\"", value);
+        boolean valid = DURATION.matcher(value).matches()
+                && (zero
+                        || DURATION_PART
+                                .matcher(value)
+                                .results()
+                                .anyMatch(part -> new BigDecimal(part.group(1)).signum() > 0));
+        return ConfigException.require(
+                valid || value.equals("Never"),
+                key,
+                "must be a duration" + (zero ? "" : " greater than zero")
+                        + " in h, m and s (e.g. \"720h\", \"1h30m\") or \"Never\"",
+                value);
     }
 }

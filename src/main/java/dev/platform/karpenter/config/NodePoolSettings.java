@@ -41,10 +41,12 @@ public record NodePoolSettings(
      */
     public static final String DEFAULT_UNINSTALL_HOOK_IMAGE =
             "registry.k8s.io/kubectl:v1.28.15@sha256:498806b1515409c41d0d209fe2f5cd891fc571698ff19b1d3d9749f8b9b10f46";
+
     public static final String LATEST_AMI = "latest";
     private static final Pattern IMAGE = Pattern.compile("[a-z0-9]([-a-z0-9._/:@]*[a-zA-Z0-9])?");
     /** AMI release versions as the EKS-optimized AMIs spell them: v20240625 (AL2, AL2023), v1.10.0 (Bottlerocket). */
     private static final Pattern DATED_AMI_VERSION = Pattern.compile("v\\d{8}");
+
     private static final Pattern BOTTLEROCKET_VERSION = Pattern.compile("v\\d+\\.\\d+\\.\\d+");
 
     static NodePoolSettings from(Settings settings, String clusterName, DeclaredApis apis, Map<String, String> tags) {
@@ -52,8 +54,8 @@ public record NodePoolSettings(
         NodePoolRules rules = NodePoolRules.of(apis);
         AmiFamily amiFamily = settings.choice("ami_family", AmiFamily.class);
         if (!rules.amiFamilies().contains(amiFamily.setting())) {
-            throw new ConfigException("ami_family \"" + amiFamily.setting() + "\" is not available with Karpenter " + release
-                    + "; use one of " + String.join(", ", rules.amiFamilies()));
+            throw new ConfigException("ami_family \"" + amiFamily.setting() + "\" is not available with Karpenter "
+                    + release + "; use one of " + String.join(", ", rules.amiFamilies()));
         }
         String tagKey = settings.string("discovery_tag_key");
         Kubernetes.requireLabelKey("discovery_tag_key", tagKey);
@@ -73,7 +75,8 @@ public record NodePoolSettings(
             try {
                 PoolSettings pool = PoolSettings.extra(Settings.pool(extraPools.get(i)), defaultPool);
                 if (!names.add(pool.name())) {
-                    throw new ConfigException("name " + ConfigException.quote(pool.name()) + " is used by another pool");
+                    throw new ConfigException(
+                            "name " + ConfigException.quote(pool.name()) + " is used by another pool");
                 }
                 pools.add(pool);
             } catch (ConfigException e) {
@@ -81,7 +84,9 @@ public record NodePoolSettings(
             }
         }
         for (PoolSettings pool : pools) {
-            String where = pool.name().equals(PoolSettings.DEFAULT_POOL) ? "" : "node_pools " + ConfigException.quote(pool.name()) + ": ";
+            String where = pool.name().equals(PoolSettings.DEFAULT_POOL)
+                    ? ""
+                    : "node_pools " + ConfigException.quote(pool.name()) + ": ";
             requireValidFor(rules, release, pool, where);
         }
         Optional<String> hookImage = settings.optionalString("uninstall_hook_image");
@@ -95,29 +100,40 @@ public record NodePoolSettings(
                         + DEFAULT_UNINSTALL_HOOK_IMAGE + "\", got " + ConfigException.quote(image) + "");
             }
         });
-        tags.keySet().forEach(key -> NodePoolRules.reservedTagKey(key).ifPresent(reserved -> {
-            throw new ConfigException("tags key " + ConfigException.quote(key) + " is reserved by Karpenter (" + reserved + "): tags also go on"
-                    + " every instance, volume and launch template Karpenter creates, which Karpenter tags with it itself;"
-                    + " remove it or choose another key");
-        }));
+        tags.keySet()
+                .forEach(key -> NodePoolRules.reservedTagKey(key).ifPresent(reserved -> {
+                    throw new ConfigException("tags key " + ConfigException.quote(key) + " is reserved by Karpenter ("
+                            + reserved + "): tags also go on"
+                            + " every instance, volume and launch template Karpenter creates, which Karpenter tags with it itself;"
+                            + " remove it or choose another key");
+                }));
         String amiVersion = amiVersion(settings, rules, release, amiFamily);
-        return new NodePoolSettings(amiFamily, tagKey, tagValue, List.copyOf(pools), hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE),
-                amiVersion, tags);
+        return new NodePoolSettings(
+                amiFamily,
+                tagKey,
+                tagValue,
+                List.copyOf(pools),
+                hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE),
+                amiVersion,
+                tags);
     }
 
-    private static String amiVersion(Settings settings, NodePoolRules rules, KarpenterRelease release, AmiFamily family) {
+    private static String amiVersion(
+            Settings settings, NodePoolRules rules, KarpenterRelease release, AmiFamily family) {
         Optional<String> version = settings.optionalString("ami_version");
         if (version.isEmpty() || version.get().equals(LATEST_AMI)) {
             return LATEST_AMI;
         }
         if (!rules.hasAmiAlias()) {
-            throw new ConfigException("ami_version applies to Karpenter 1.x NodeClasses only (the v1 amiSelectorTerms alias);"
-                    + " with " + release + " the node class takes the newest AMI of ami_family; remove ami_version");
+            throw new ConfigException(
+                    "ami_version applies to Karpenter 1.x NodeClasses only (the v1 amiSelectorTerms alias);" + " with "
+                            + release + " the node class takes the newest AMI of ami_family; remove ami_version");
         }
         Pattern format = family == AmiFamily.BOTTLEROCKET ? BOTTLEROCKET_VERSION : DATED_AMI_VERSION;
         if (!version.get().equals(LATEST_AMI) && !format.matcher(version.get()).matches()) {
-            throw new ConfigException("ami_version must be \"latest\" or a release of the " + family.setting() + " AMIs such as \""
-                    + (family == AmiFamily.BOTTLEROCKET ? "v1.10.0" : "v20240625") + "\", got " + ConfigException.quote(version.get()) + "");
+            throw new ConfigException("ami_version must be \"latest\" or a release of the " + family.setting()
+                    + " AMIs such as \"" + (family == AmiFamily.BOTTLEROCKET ? "v1.10.0" : "v20240625") + "\", got "
+                    + ConfigException.quote(version.get()) + "");
         }
         return version.get();
     }
@@ -127,7 +143,8 @@ public record NodePoolSettings(
         return pools.stream().anyMatch(pool -> pool.capacityTypes().contains("spot"));
     }
 
-    private static void requireValidFor(NodePoolRules rules, KarpenterRelease release, PoolSettings pool, String where) {
+    private static void requireValidFor(
+            NodePoolRules rules, KarpenterRelease release, PoolSettings pool, String where) {
         for (String label : pool.labels().keySet()) {
             rules.restrictedLabel(label).ifPresent(why -> {
                 throw new ConfigException(where + "node_labels may not set " + ConfigException.quote(label) + ": " + why
@@ -136,26 +153,32 @@ public record NodePoolSettings(
         }
         for (NodeRequirement requirement : pool.requirements()) {
             rules.restrictedLabel(requirement.key()).ifPresent(why -> {
-                throw new ConfigException(where + "node_requirements may not use the key " + ConfigException.quote(requirement.key())
-                        + ": " + why + " (Karpenter " + release + ")");
+                throw new ConfigException(where + "node_requirements may not use the key "
+                        + ConfigException.quote(requirement.key()) + ": " + why + " (Karpenter " + release + ")");
             });
         }
         if (pool.ttlSecondsAfterEmpty().isPresent()) {
             if (!rules.hasTtlSecondsAfterEmpty()) {
-                throw new ConfigException(where + "ttl_seconds_after_empty applies to Karpenter v1alpha5 Provisioners only"
-                        + " (0.30 to 0.32); with " + release + " set consolidation = false and consolidate_after to remove"
-                        + " empty nodes after a delay");
+                throw new ConfigException(
+                        where + "ttl_seconds_after_empty applies to Karpenter v1alpha5 Provisioners only"
+                                + " (0.30 to 0.32); with " + release
+                                + " set consolidation = false and consolidate_after to remove"
+                                + " empty nodes after a delay");
             }
             if (pool.consolidation()) {
-                throw new ConfigException(where + "ttl_seconds_after_empty cannot be combined with consolidation = true: the "
-                        + rules.poolKind() + " webhook rejects both; set consolidation = false or remove ttl_seconds_after_empty");
+                throw new ConfigException(
+                        where + "ttl_seconds_after_empty cannot be combined with consolidation = true: the "
+                                + rules.poolKind()
+                                + " webhook rejects both; set consolidation = false or remove ttl_seconds_after_empty");
             }
         }
         if (pool.consolidateAfter().isPresent() && !rules.hasConsolidateAfter()) {
-            throw new ConfigException(where + "consolidate_after applies to Karpenter 0.32 and later only; with " + release
-                    + " use consolidation = false and ttl_seconds_after_empty");
+            throw new ConfigException(where + "consolidate_after applies to Karpenter 0.32 and later only; with "
+                    + release + " use consolidation = false and ttl_seconds_after_empty");
         }
-        if (pool.consolidateAfter().isPresent() && pool.consolidation() && rules.consolidateAfterNeedsConsolidationOff()) {
+        if (pool.consolidateAfter().isPresent()
+                && pool.consolidation()
+                && rules.consolidateAfterNeedsConsolidationOff()) {
             throw new ConfigException(where + "consolidate_after needs consolidation = false with Karpenter " + release
                     + ": the v1beta1 NodePool accepts it with consolidationPolicy WhenEmpty only");
         }

@@ -43,8 +43,9 @@ public record NodeRequirement(String key, String operator, List<String> values) 
                     throw new ConfigException("values must be one non-negative whole number with operator " + operator);
                 }
             }
-            default -> throw new ConfigException("operator must be one of " + String.join(", ", OPERATORS)
-                    + " (the operators Karpenter accepts), got " + ConfigException.quote(operator) + "");
+            default ->
+                throw new ConfigException("operator must be one of " + String.join(", ", OPERATORS)
+                        + " (the operators Karpenter accepts), got " + ConfigException.quote(operator) + "");
         }
     }
 }

@@ -1,6 +1,5 @@
 package dev.platform.karpenter.config;
 
-import java.util.List;
 import java.util.Map;
 
 /** A taint Karpenter puts on the nodes of a pool: node_taints = [{ key, value, effect }]. */

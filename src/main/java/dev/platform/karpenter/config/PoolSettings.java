@@ -51,12 +51,24 @@ public record PoolSettings(
 
     /** The pool "default" from the top-level settings, with the documented defaults. */
     static PoolSettings defaults(Settings settings) {
-        return read(settings, DEFAULT_POOL, new PoolSettings(DEFAULT_POOL, SettingsCatalogue.defaultOf("capacity_types"),
-                SettingsCatalogue.defaultOf("architectures"), SettingsCatalogue.defaultOf("instance_categories"),
-                Math.toIntExact(SettingsCatalogue.<Long>defaultOf("instance_generation_min")),
-                Math.toIntExact(SettingsCatalogue.<Long>defaultOf("cpu_limit")), SettingsCatalogue.defaultOf("memory_limit"),
-                SettingsCatalogue.defaultOf("consolidation"), Optional.empty(), SettingsCatalogue.defaultOf("expire_after"),
-                Optional.empty(), Map.of(), List.of(), List.of()));
+        return read(
+                settings,
+                DEFAULT_POOL,
+                new PoolSettings(
+                        DEFAULT_POOL,
+                        SettingsCatalogue.defaultOf("capacity_types"),
+                        SettingsCatalogue.defaultOf("architectures"),
+                        SettingsCatalogue.defaultOf("instance_categories"),
+                        Math.toIntExact(SettingsCatalogue.<Long>defaultOf("instance_generation_min")),
+                        Math.toIntExact(SettingsCatalogue.<Long>defaultOf("cpu_limit")),
+                        SettingsCatalogue.defaultOf("memory_limit"),
+                        SettingsCatalogue.defaultOf("consolidation"),
+                        Optional.empty(),
+                        SettingsCatalogue.defaultOf("expire_after"),
+                        Optional.empty(),
+                        Map.of(),
+                        List.of(),
+                        List.of()));
     }
 
     /** A pool of node_pools: its own name and settings, the rest taken from {@code inherited}. */
@@ -79,7 +91,9 @@ public record PoolSettings(
         List<String> categories = settings.stringList("instance_categories", inherited.instanceCategories);
         for (String category : categories) {
             if (!INSTANCE_CATEGORY.matcher(category).matches()) {
-                throw new ConfigException("instance_categories must hold EC2 instance categories such as \"c\", \"m\" or \"r\", got " + ConfigException.quote(category) + "");
+                throw new ConfigException(
+                        "instance_categories must hold EC2 instance categories such as \"c\", \"m\" or \"r\", got "
+                                + ConfigException.quote(category) + "");
             }
         }
         int generation = settings.integer("instance_generation_min", inherited.instanceGenerationMin);
@@ -92,11 +106,13 @@ public record PoolSettings(
         }
         String memoryLimit = settings.string("memory_limit", inherited.memoryLimit);
         Kubernetes.requirePositiveQuantity("memory_limit", memoryLimit, "\"1000Gi\"");
-        Optional<String> consolidateAfter = settings.optionalString("consolidate_after").or(() -> inherited.consolidateAfter);
+        Optional<String> consolidateAfter =
+                settings.optionalString("consolidate_after").or(() -> inherited.consolidateAfter);
         consolidateAfter.ifPresent(value -> Kubernetes.requireDuration("consolidate_after", value, true));
         String expireAfter = settings.string("expire_after", inherited.expireAfter);
         Kubernetes.requireDuration("expire_after", expireAfter, false);
-        Optional<Integer> ttl = settings.optionalInteger("ttl_seconds_after_empty").or(() -> inherited.ttlSecondsAfterEmpty);
+        Optional<Integer> ttl =
+                settings.optionalInteger("ttl_seconds_after_empty").or(() -> inherited.ttlSecondsAfterEmpty);
         ttl.ifPresent(seconds -> {
             if (seconds < 0) {
                 throw new ConfigException("ttl_seconds_after_empty must not be negative, got " + seconds);
@@ -117,21 +133,33 @@ public record PoolSettings(
         for (int i = 0; i < requirementSettings.size(); i++) {
             requirements.add(NodeRequirement.from("node_requirements[" + i + "]", requirementSettings.get(i)));
         }
-        return new PoolSettings(name, capacityTypes, architectures, categories, generation, cpuLimit, memoryLimit,
-                settings.bool("consolidation", inherited.consolidation), consolidateAfter, expireAfter, ttl,
+        return new PoolSettings(
+                name,
+                capacityTypes,
+                architectures,
+                categories,
+                generation,
+                cpuLimit,
+                memoryLimit,
+                settings.bool("consolidation", inherited.consolidation),
+                consolidateAfter,
+                expireAfter,
+                ttl,
                 labels.isEmpty() ? inherited.labels : labels,
                 taints.isEmpty() ? inherited.taints : List.copyOf(taints),
                 requirements.isEmpty() ? inherited.requirements : List.copyOf(requirements));
     }
 
-    private static List<String> oneOrMoreOf(Settings settings, String key, List<String> defaultValue, List<String> allowed) {
+    private static List<String> oneOrMoreOf(
+            Settings settings, String key, List<String> defaultValue, List<String> allowed) {
         List<String> values = settings.stringList(key, defaultValue);
         if (values.isEmpty()) {
             throw new ConfigException(key + " must name at least one of " + quoted(allowed));
         }
         for (String value : values) {
             if (!allowed.contains(value)) {
-                throw new ConfigException(key + " must contain only " + quoted(allowed) + ", got " + ConfigException.quote(value) + "");
+                throw new ConfigException(
+                        key + " must contain only " + quoted(allowed) + ", got " + ConfigException.quote(value) + "");
             }
         }
         return values;

@@ -16,8 +16,7 @@ public final class Regions {
             .map(Region::id)
             .collect(Collectors.toUnmodifiableSet());
 
-    private Regions() {
-    }
+    private Regions() {}
 
     static void requireValid(String key, String region) {
         if (!REGIONS.contains(region)) {
@@ -39,8 +38,9 @@ public final class Regions {
         String partition = value.split(":", 3)[1];
         String expected = partition(region);
         if (!partition.equals(expected)) {
-            throw new ConfigException(key + " is an ARN of partition " + ConfigException.quote(partition) + ", but region "
-                    + region + " is in partition \"" + expected + "\": it must start with arn:" + expected + ":");
+            throw new ConfigException(
+                    key + " is an ARN of partition " + ConfigException.quote(partition) + ", but region " + region
+                            + " is in partition \"" + expected + "\": it must start with arn:" + expected + ":");
         }
     }
 }

@@ -48,14 +48,19 @@ public final class ResourceNames {
     /** EventBridge rule name: the cluster name and a short suffix, within 64 characters for any valid cluster. */
     public String eventRule(String suffix) {
         if (suffix.length() > EVENT_RULE_SUFFIX_MAX) {
-            throw new IllegalArgumentException("event rule suffix longer than " + EVENT_RULE_SUFFIX_MAX + ": " + suffix);
+            throw new IllegalArgumentException(
+                    "event rule suffix longer than " + EVENT_RULE_SUFFIX_MAX + ": " + suffix);
         }
         return config.clusterName() + "-" + suffix;
     }
 
     void requireWithinAwsLimits() {
         if (config.iam().useNamePrefix()) {
-            requireLength("cluster_name", controllerRolePrefix(), IAM_NAME_PREFIX_MAX, "IAM role name prefix",
+            requireLength(
+                    "cluster_name",
+                    controllerRolePrefix(),
+                    IAM_NAME_PREFIX_MAX,
+                    "IAM role name prefix",
                     "or set irsa_use_name_prefix = false");
         } else {
             requireLength("cluster_name", controllerRole(), IAM_ROLE_NAME_MAX, "IAM role name", "");
@@ -63,8 +68,12 @@ public final class ResourceNames {
         if (config.iam().createNodeRole()) {
             requireLength("cluster_name", nodeRole(), IAM_ROLE_NAME_MAX, "node IAM role name", "");
         }
-        requireLength("cluster_name", eventRule("x".repeat(EVENT_RULE_SUFFIX_MAX)), EVENT_RULE_NAME_MAX,
-                "EventBridge rule name", "");
+        requireLength(
+                "cluster_name",
+                eventRule("x".repeat(EVENT_RULE_SUFFIX_MAX)),
+                EVENT_RULE_NAME_MAX,
+                "EventBridge rule name",
+                "");
     }
 
     private void requireLength(String key, String name, int max, String what, String alternative) {
@@ -72,7 +81,8 @@ public final class ResourceNames {
             int over = name.length() - max;
             throw new ConfigException(key + " \"" + config.clusterName() + "\" makes the " + what + " \"" + name + "\" "
                     + name.length() + " characters; AWS allows " + max + ": use a cluster name at most "
-                    + (config.clusterName().length() - over) + " characters long" + (alternative.isEmpty() ? "" : " " + alternative));
+                    + (config.clusterName().length() - over) + " characters long"
+                    + (alternative.isEmpty() ? "" : " " + alternative));
         }
     }
 }

@@ -17,8 +17,10 @@ interface SettingValue {
                 return constant;
             }
         }
-        List<String> allowed = Arrays.stream(constants).map(c -> "\"" + c.setting() + "\"").toList();
-        String choice = allowed.size() == 2 ? allowed.get(0) + " or " + allowed.get(1)
+        List<String> allowed =
+                Arrays.stream(constants).map(c -> "\"" + c.setting() + "\"").toList();
+        String choice = allowed.size() == 2
+                ? allowed.get(0) + " or " + allowed.get(1)
                 : "one of " + allowed.stream().collect(Collectors.joining(", "));
         throw new ConfigException(key + " must be " + choice + ", got " + ConfigException.quote(value));
     }

@@ -18,7 +18,11 @@ import java.util.TreeSet;
  */
 public final class Settings {
     /** Which keys the code may read: any (a nested object), the catalogue's, or those a node_pools entry takes. */
-    private enum Scope { ANY, CLUSTER, POOL }
+    private enum Scope {
+        ANY,
+        CLUSTER,
+        POOL
+    }
 
     private final Map<String, Object> values;
     private final Set<String> known = new HashSet<>();
@@ -170,7 +174,9 @@ public final class Settings {
     private Object read(String key) {
         if (scope == Scope.CLUSTER) {
             SettingsCatalogue.get(key);
-        } else if (scope == Scope.POOL && !key.equals("name") && !SettingsCatalogue.get(key).pool()) {
+        } else if (scope == Scope.POOL
+                && !key.equals("name")
+                && !SettingsCatalogue.get(key).pool()) {
             throw new IllegalStateException("setting " + key + " is not a pool setting in SettingsCatalogue");
         }
         known.add(key);
@@ -225,7 +231,8 @@ public final class Settings {
         if (value instanceof Map<?, ?>) {
             return "an object";
         }
-        return value instanceof Boolean || value instanceof Number || value == null ? String.valueOf(value)
+        return value instanceof Boolean || value instanceof Number || value == null
+                ? String.valueOf(value)
                 : ConfigException.quote(String.valueOf(value));
     }
 }

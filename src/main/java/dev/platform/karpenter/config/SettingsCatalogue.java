@@ -13,7 +13,15 @@ import java.util.Optional;
  */
 public final class SettingsCatalogue {
     /** What a setting holds, as tfvars writes it. */
-    public enum Type { STRING, BOOL, NUMBER, LIST, MAP, OBJECT, OBJECT_LIST }
+    public enum Type {
+        STRING,
+        BOOL,
+        NUMBER,
+        LIST,
+        MAP,
+        OBJECT,
+        OBJECT_LIST
+    }
 
     /**
      * @param key          the tfvars key
@@ -36,7 +44,12 @@ public final class SettingsCatalogue {
         add("region", Type.STRING, null, false, "AWS region of the cluster (required)");
         add("karpenter_chart_version", Type.STRING, null, false, "Karpenter chart version (required)");
         add("retired_api", Type.STRING, null, false, "API generation whose pools are no longer declared");
-        add("upgrade_override", Type.STRING, null, false, "chart version whose deploy skips the step and Kubernetes checks");
+        add(
+                "upgrade_override",
+                Type.STRING,
+                null,
+                false,
+                "chart version whose deploy skips the step and Kubernetes checks");
         add("karpenter_namespace", Type.STRING, "karpenter", false, "namespace of the controller");
         add("karpenter_service_account", Type.STRING, "karpenter", false, "service account of the controller");
         add("controller_identity", Type.STRING, "irsa", false, "irsa or pod_identity");
@@ -54,7 +67,12 @@ public final class SettingsCatalogue {
         add("controller_affinity", Type.OBJECT, Map.of(), false, "affinity of the controller pods");
         add("ami_family", Type.STRING, AmiFamily.BOTTLEROCKET.setting(), false, "operating system of the nodes");
         add("ami_version", Type.STRING, NodePoolSettings.LATEST_AMI, false, "1.x: AMI release of the node class alias");
-        add("discovery_tag_key", Type.STRING, "karpenter.sh/discovery", false, "tag of the subnets and security groups");
+        add(
+                "discovery_tag_key",
+                Type.STRING,
+                "karpenter.sh/discovery",
+                false,
+                "tag of the subnets and security groups");
         add("discovery_tag_value", Type.STRING, null, false, "its value (default: the cluster name)");
         add("capacity_types", Type.LIST, List.of("spot", "on-demand"), true, "spot and/or on-demand");
         add("architectures", Type.LIST, List.of("amd64"), true, "amd64 and/or arm64");
@@ -69,7 +87,11 @@ public final class SettingsCatalogue {
         add("node_labels", Type.MAP, Map.of(), true, "labels of the nodes");
         add("node_taints", Type.OBJECT_LIST, List.of(), true, "taints of the nodes");
         add("node_requirements", Type.OBJECT_LIST, List.of(), true, "extra scheduling requirements");
-        add("uninstall_hook_image", Type.STRING, NodePoolSettings.DEFAULT_UNINSTALL_HOOK_IMAGE, false,
+        add(
+                "uninstall_hook_image",
+                Type.STRING,
+                NodePoolSettings.DEFAULT_UNINSTALL_HOOK_IMAGE,
+                false,
                 "0.x: kubectl image of the uninstall hook");
         add("node_pools", Type.OBJECT_LIST, List.of(), false, "more pools beside \"default\"");
         add("tags", Type.MAP, Map.of(), false, "tags of every AWS resource and of what Karpenter launches");
@@ -78,8 +100,7 @@ public final class SettingsCatalogue {
         add("state_key_prefix", Type.STRING, "karpenter", false, "prefix of the state object keys");
     }
 
-    private SettingsCatalogue() {
-    }
+    private SettingsCatalogue() {}
 
     private static void add(String key, Type type, Object defaultValue, boolean pool, String description) {
         SETTINGS.put(key, new Setting(key, type, defaultValue, pool, description));
@@ -106,6 +127,7 @@ public final class SettingsCatalogue {
     @SuppressWarnings("unchecked")
     static <T> T defaultOf(String key) {
         return (T) get(key).defaultOptional()
-                .orElseThrow(() -> new IllegalStateException("setting " + key + " has no default in SettingsCatalogue"));
+                .orElseThrow(
+                        () -> new IllegalStateException("setting " + key + " has no default in SettingsCatalogue"));
     }
 }

@@ -17,7 +17,9 @@ public record StateBackendSettings(Optional<String> bucket, String region, Strin
         Optional<String> bucket = settings.optionalString("state_bucket").filter(b -> !b.isBlank());
         bucket.ifPresent(b -> {
             if (!BUCKET.matcher(b).matches()) {
-                throw new ConfigException("state_bucket must be an S3 bucket name (3 to 63 lowercase letters, digits, '.' or '-'), got " + ConfigException.quote(b) + "");
+                throw new ConfigException(
+                        "state_bucket must be an S3 bucket name (3 to 63 lowercase letters, digits, '.' or '-'), got "
+                                + ConfigException.quote(b) + "");
             }
         });
         String region = settings.string("state_region", clusterRegion);

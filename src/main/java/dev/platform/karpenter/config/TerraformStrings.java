@@ -16,8 +16,7 @@ import java.util.regex.Pattern;
 public final class TerraformStrings {
     private static final Pattern TEMPLATE_START = Pattern.compile("\\$\\{(?!TfToken\\[TOKEN\\.\\d+]})|%\\{");
 
-    private TerraformStrings() {
-    }
+    private TerraformStrings() {}
 
     /** The text with every template start doubled, so that Terraform yields it unchanged. */
     public static String literal(String text) {

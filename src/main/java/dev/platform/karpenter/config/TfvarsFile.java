@@ -53,14 +53,20 @@ public final class TfvarsFile {
         try {
             attributes = Files.readAttributes(file, BasicFileAttributes.class);
         } catch (IOException e) {
-            throw new ConfigException("cannot read the file (" + e.getClass().getSimpleName().replace("Exception", "")
-                    .replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase() + ")");
+            throw new ConfigException("cannot read the file ("
+                    + e.getClass()
+                            .getSimpleName()
+                            .replace("Exception", "")
+                            .replaceAll("([a-z])([A-Z])", "$1 $2")
+                            .toLowerCase()
+                    + ")");
         }
         if (!attributes.isRegularFile()) {
             throw new ConfigException("is not a regular file; a tfvars file must be one");
         }
         if (attributes.size() > MAX_BYTES) {
-            throw new ConfigException("is " + attributes.size() + " bytes; a tfvars file may have at most " + MAX_BYTES);
+            throw new ConfigException(
+                    "is " + attributes.size() + " bytes; a tfvars file may have at most " + MAX_BYTES);
         }
         byte[] bytes;
         try (InputStream in = Files.newInputStream(file)) {
@@ -74,8 +80,12 @@ public final class TfvarsFile {
         }
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new ConfigException("is not UTF-8 text; tfvars files are UTF-8");
         }
@@ -110,7 +120,8 @@ public final class TfvarsFile {
             pos++;
             Object value = value();
             if (values.containsKey(key)) {
-                throw new ConfigException("line " + keyLine + ": " + key + " is set twice; each setting may appear once");
+                throw new ConfigException(
+                        "line " + keyLine + ": " + key + " is set twice; each setting may appear once");
             }
             values.put(key, value);
             endOfLine("after the value of " + key);
@@ -145,8 +156,9 @@ public final class TfvarsFile {
                 case "null" -> null;
                 default -> {
                     pos = start;
-                    throw error("only literal values are allowed (strings, numbers, true, false, null, lists, objects); "
-                            + "found " + found());
+                    throw error(
+                            "only literal values are allowed (strings, numbers, true, false, null, lists, objects); "
+                                    + "found " + found());
                 }
             };
         } else {
@@ -159,7 +171,9 @@ public final class TfvarsFile {
     /** An operator, call, index or attribute access after a value would make it an expression. */
     private void rejectOperator() {
         skipSpace(false);
-        if (pos < text.length() && "+-*/%<>!&|?.([".indexOf(peek()) >= 0 && !text.startsWith("//", pos)
+        if (pos < text.length()
+                && "+-*/%<>!&|?.([".indexOf(peek()) >= 0
+                && !text.startsWith("//", pos)
                 && !text.startsWith("/*", pos)) {
             throw error("only literal values are allowed: operators, calls and references are not evaluated; found "
                     + found());
@@ -210,8 +224,8 @@ public final class TfvarsFile {
             pos++;
             Object value = value();
             if (fields.containsKey(key)) {
-                throw new ConfigException("line " + keyLine + ": the key " + ConfigException.quote(key)
-                        + " appears twice in one object");
+                throw new ConfigException(
+                        "line " + keyLine + ": the key " + ConfigException.quote(key) + " appears twice in one object");
             }
             fields.put(key, value);
             skipSpace(false);
@@ -299,7 +313,8 @@ public final class TfvarsFile {
         List<String> lines = new ArrayList<>();
         while (true) {
             if (pos >= text.length()) {
-                throw new ConfigException("line " + startLine + ": the heredoc <<" + marker + " has no closing " + marker);
+                throw new ConfigException(
+                        "line " + startLine + ": the heredoc <<" + marker + " has no closing " + marker);
             }
             int end = text.indexOf('\n', pos);
             String current = text.substring(pos, end < 0 ? text.length() : end);
@@ -317,8 +332,11 @@ public final class TfvarsFile {
             lines.add(current.replace("$${", "${").replace("%%{", "%{"));
         }
         if (indented) {
-            int indent = lines.stream().filter(l -> !l.isBlank())
-                    .mapToInt(l -> l.length() - l.stripLeading().length()).min().orElse(0);
+            int indent = lines.stream()
+                    .filter(l -> !l.isBlank())
+                    .mapToInt(l -> l.length() - l.stripLeading().length())
+                    .min()
+                    .orElse(0);
             lines.replaceAll(l -> l.length() >= indent ? l.substring(indent) : l.strip());
         }
         return lines.stream().map(l -> l + "\n").reduce("", String::concat);
@@ -405,7 +423,10 @@ public final class TfvarsFile {
                 if (end < 0) {
                     throw new ConfigException("line " + startLine + ": a /* comment is not closed");
                 }
-                line += (int) text.substring(pos, end).chars().filter(ch -> ch == '\n').count();
+                line += (int) text.substring(pos, end)
+                        .chars()
+                        .filter(ch -> ch == '\n')
+                        .count();
                 pos = end + 2;
             } else {
                 return;
@@ -430,7 +451,8 @@ public final class TfvarsFile {
             return "the end of the file";
         }
         int end = text.indexOf('\n', pos);
-        return ConfigException.quote(text.substring(pos, end < 0 ? text.length() : end).strip());
+        return ConfigException.quote(
+                text.substring(pos, end < 0 ? text.length() : end).strip());
     }
 
     private char peek() {

@@ -23,20 +23,25 @@ public record Toleration(
     static Toleration from(String key, Map<String, Object> fields) {
         for (String field : fields.keySet()) {
             if (!FIELDS.contains(field)) {
-                throw new ConfigException(key + "." + field + " is not a toleration field; allowed: key, operator, value, effect, tolerationSeconds");
+                throw new ConfigException(key + "." + field
+                        + " is not a toleration field; allowed: key, operator, value, effect, tolerationSeconds");
             }
         }
         Optional<String> tolerationKey = optionalString(key, "key", fields.get("key"));
-        String operator = optionalString(key, "operator", fields.get("operator")).orElse("Equal");
+        String operator =
+                optionalString(key, "operator", fields.get("operator")).orElse("Equal");
         if (!OPERATORS.contains(operator)) {
-            throw new ConfigException(key + ".operator must be \"Equal\" or \"Exists\", got " + ConfigException.quote(operator) + "");
+            throw new ConfigException(
+                    key + ".operator must be \"Equal\" or \"Exists\", got " + ConfigException.quote(operator) + "");
         }
-        Optional<String> value = Optional.ofNullable(fields.get("value")).map(v -> ControllerSettings.scalarAsString(key + ".value", v));
+        Optional<String> value =
+                Optional.ofNullable(fields.get("value")).map(v -> ControllerSettings.scalarAsString(key + ".value", v));
         if (operator.equals("Exists") && value.isPresent()) {
             throw new ConfigException(key + ".value must be omitted when operator is \"Exists\"");
         }
         if (tolerationKey.isEmpty() && !operator.equals("Exists")) {
-            throw new ConfigException(key + ".operator must be \"Exists\" when key is omitted (a toleration of every taint)");
+            throw new ConfigException(
+                    key + ".operator must be \"Exists\" when key is omitted (a toleration of every taint)");
         }
         Optional<String> effect = optionalString(key, "effect", fields.get("effect"));
         tolerationKey.ifPresent(k -> Kubernetes.requireLabelKey(key + ".key", k));

@@ -20,8 +20,12 @@ public class ControllerStack extends TerraformStack {
         addDependency(iam);
         addDependency(interruption);
         ClusterAccess clusterAccess = new ClusterAccess(this, "cluster-access", config);
-        ControllerValues values = ControllerValues.of(config, clusterAccess.endpoint(),
-                iam.controllerRoleArn(), iam.instanceProfileName(), interruption.queueName());
+        ControllerValues values = ControllerValues.of(
+                config,
+                clusterAccess.endpoint(),
+                iam.controllerRoleArn(),
+                iam.instanceProfileName(),
+                interruption.queueName());
         EcrPublicToken token = new EcrPublicToken(this, "ecr-public");
         clusterAccess.helm().setRegistry(List.of(token.helmRegistryLogin()));
         new KarpenterCharts(this, "charts", config, token, values);

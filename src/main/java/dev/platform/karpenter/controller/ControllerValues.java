@@ -1,6 +1,5 @@
 package dev.platform.karpenter.controller;
 
-import dev.platform.karpenter.config.TerraformStrings;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ControllerIdentity;
 import dev.platform.karpenter.config.ControllerResources;
+import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.config.Toleration;
 import dev.platform.karpenter.versions.ApiGeneration;
 import dev.platform.karpenter.versions.HelmValueKeys;
@@ -58,8 +58,8 @@ public record ControllerValues(
      * The values for one cluster. {@code roleArn} is used with IRSA only (Pod Identity binds the role through an
      * association instead), {@code instanceProfile} only where the chart reads one.
      */
-    public static ControllerValues of(ClusterConfig config, String clusterEndpoint, String roleArn,
-            String instanceProfile, String queueName) {
+    public static ControllerValues of(
+            ClusterConfig config, String clusterEndpoint, String roleArn, String instanceProfile, String queueName) {
         HelmValueKeys keys = config.apis().valueKeys();
         Map<String, String> annotations = new LinkedHashMap<>();
         if (config.iam().controllerIdentity() == ControllerIdentity.IRSA) {
@@ -79,8 +79,12 @@ public record ControllerValues(
                 config.controller().replicas(),
                 config.controller().resources(),
                 config.controller().tolerations(),
-                offKarpenterNodes(config.controller().affinity(),
-                        config.apis().rendered().stream().map(ApiGeneration::poolLabel).distinct().toList()));
+                offKarpenterNodes(
+                        config.controller().affinity(),
+                        config.apis().rendered().stream()
+                                .map(ApiGeneration::poolLabel)
+                                .distinct()
+                                .toList()));
     }
 
     /**
@@ -97,18 +101,21 @@ public record ControllerValues(
                 || !(required.get("nodeSelectorTerms") instanceof List<?> terms)) {
             return affinity;
         }
-        List<Object> patchedTerms = terms.stream().map(term -> {
-            Map<String, Object> patched = new LinkedHashMap<>((Map<String, Object>) term);
-            List<Object> expressions = new ArrayList<>(
-                    (List<Object>) patched.getOrDefault("matchExpressions", List.of()));
-            for (String poolLabel : poolLabels) {
-                if (expressions.stream().noneMatch(e -> e instanceof Map<?, ?> m && poolLabel.equals(m.get("key")))) {
-                    expressions.add(Map.of("key", poolLabel, "operator", "DoesNotExist"));
-                }
-            }
-            patched.put("matchExpressions", List.copyOf(expressions));
-            return (Object) Collections.unmodifiableMap(patched);
-        }).toList();
+        List<Object> patchedTerms = terms.stream()
+                .map(term -> {
+                    Map<String, Object> patched = new LinkedHashMap<>((Map<String, Object>) term);
+                    List<Object> expressions =
+                            new ArrayList<>((List<Object>) patched.getOrDefault("matchExpressions", List.of()));
+                    for (String poolLabel : poolLabels) {
+                        if (expressions.stream()
+                                .noneMatch(e -> e instanceof Map<?, ?> m && poolLabel.equals(m.get("key")))) {
+                            expressions.add(Map.of("key", poolLabel, "operator", "DoesNotExist"));
+                        }
+                    }
+                    patched.put("matchExpressions", List.copyOf(expressions));
+                    return (Object) Collections.unmodifiableMap(patched);
+                })
+                .toList();
         Map<String, Object> patchedRequired = new LinkedHashMap<>((Map<String, Object>) required);
         patchedRequired.put("nodeSelectorTerms", patchedTerms);
         Map<String, Object> patchedNode = new LinkedHashMap<>((Map<String, Object>) node);
@@ -134,7 +141,10 @@ public record ControllerValues(
             put(root, HelmValueKeys.CONTROLLER_RESOURCES, resources.toMap());
         }
         if (!tolerations.isEmpty()) {
-            put(root, HelmValueKeys.TOLERATIONS, tolerations.stream().map(Toleration::toMap).toList());
+            put(
+                    root,
+                    HelmValueKeys.TOLERATIONS,
+                    tolerations.stream().map(Toleration::toMap).toList());
         }
         if (!affinity.isEmpty()) {
             put(root, HelmValueKeys.AFFINITY, affinity);

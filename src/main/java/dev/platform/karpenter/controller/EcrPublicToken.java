@@ -28,12 +28,16 @@ public final class EcrPublicToken extends Construct {
 
     public EcrPublicToken(Construct scope, String id) {
         super(scope, id);
-        AwsProvider usEast1 = new AwsProvider(this, "us-east-1", AwsProviderConfig.builder()
-                .alias(PROVIDER_ALIAS)
-                .region(REGION)
-                .build());
-        DataAwsEcrpublicAuthorizationToken token = new DataAwsEcrpublicAuthorizationToken(this, "token",
-                DataAwsEcrpublicAuthorizationTokenConfig.builder().provider(usEast1).build());
+        AwsProvider usEast1 = new AwsProvider(
+                this,
+                "us-east-1",
+                AwsProviderConfig.builder().alias(PROVIDER_ALIAS).region(REGION).build());
+        DataAwsEcrpublicAuthorizationToken token = new DataAwsEcrpublicAuthorizationToken(
+                this,
+                "token",
+                DataAwsEcrpublicAuthorizationTokenConfig.builder()
+                        .provider(usEast1)
+                        .build());
         token.overrideLogicalId("ecr_public");
         userName = token.getUserName();
         password = token.getPassword();
@@ -41,7 +45,11 @@ public final class EcrPublicToken extends Construct {
 
     /** A helm provider registry login with this run's token; provider configuration is never stored in state. */
     public HelmProviderRegistry helmRegistryLogin() {
-        return HelmProviderRegistry.builder().url(REGISTRY).username(userName()).password(password()).build();
+        return HelmProviderRegistry.builder()
+                .url(REGISTRY)
+                .username(userName())
+                .password(password())
+                .build();
     }
 
     public String userName() {

@@ -20,24 +20,32 @@ public final class KarpenterCharts extends Construct {
     /** The token rotates every 12 hours; without this every plan would show the release as changed. */
     private static final String ROTATING_PASSWORD = "repository_password";
 
-    public KarpenterCharts(Construct scope, String id, ClusterConfig config, EcrPublicToken token,
-            ControllerValues values) {
+    public KarpenterCharts(
+            Construct scope, String id, ClusterConfig config, EcrPublicToken token, ControllerValues values) {
         super(scope, id);
         ReleaseConfig.Builder crdChart = chart(config, token, CRD_CHART);
-        config.release().crdWebhookNamespace().ifPresent(path ->
-                crdChart.values(List.of(ControllerValues.yaml(path, config.namespace()))));
-        Release crds = new Release(this, "crd", crdChart
-                .lifecycle(TerraformResourceLifecycle.builder()
-                        .ignoreChanges(List.of(ROTATING_PASSWORD))
-                        .build())
-                .build());
+        config.release()
+                .crdWebhookNamespace()
+                .ifPresent(path -> crdChart.values(List.of(ControllerValues.yaml(path, config.namespace()))));
+        Release crds = new Release(
+                this,
+                "crd",
+                crdChart.lifecycle(TerraformResourceLifecycle.builder()
+                                .ignoreChanges(List.of(ROTATING_PASSWORD))
+                                .build())
+                        .build());
         crds.overrideLogicalId("karpenter_crd");
-        Release controller = new Release(this, "controller", chart(config, token, CONTROLLER_CHART)
-                .skipCrds(true)
-                .values(List.of(values.toYaml()))
-                .lifecycle(TerraformResourceLifecycle.builder().ignoreChanges(List.of(ROTATING_PASSWORD)).build())
-                .dependsOn(List.of(crds))
-                .build());
+        Release controller = new Release(
+                this,
+                "controller",
+                chart(config, token, CONTROLLER_CHART)
+                        .skipCrds(true)
+                        .values(List.of(values.toYaml()))
+                        .lifecycle(TerraformResourceLifecycle.builder()
+                                .ignoreChanges(List.of(ROTATING_PASSWORD))
+                                .build())
+                        .dependsOn(List.of(crds))
+                        .build());
         controller.overrideLogicalId("karpenter");
     }
 

@@ -35,9 +35,14 @@ public class ClusterFacts extends Construct {
         partitionName = partition.getPartition();
         regionName = new DataAwsRegion(this, "region").getName();
         accountId = new DataAwsCallerIdentity(this, "account").getAccountId();
-        cluster = new DataAwsEksCluster(this, "cluster", DataAwsEksClusterConfig.builder().name(config.clusterName())
-                // The version guards: this stack is among the first deploy '*' plans.
-                .lifecycle(ClusterGuards.lifecycle(config)).build());
+        cluster = new DataAwsEksCluster(
+                this,
+                "cluster",
+                DataAwsEksClusterConfig.builder()
+                        .name(config.clusterName())
+                        // The version guards: this stack is among the first deploy '*' plans.
+                        .lifecycle(ClusterGuards.lifecycle(config))
+                        .build());
     }
 
     /** aws, aws-cn or aws-us-gov. */
@@ -82,8 +87,9 @@ public class ClusterFacts extends Construct {
      */
     public String oidcIssuerHostPath() {
         if (oidcIssuerHostPath == null) {
-            oidcIssuerHostPath = new TerraformLocal(this, "oidc_issuer_host_path",
-                    Fn.replace(oidcIssuerUrl(), "https://", "")).getAsString();
+            oidcIssuerHostPath = new TerraformLocal(
+                            this, "oidc_issuer_host_path", Fn.replace(oidcIssuerUrl(), "https://", ""))
+                    .getAsString();
         }
         return oidcIssuerHostPath;
     }

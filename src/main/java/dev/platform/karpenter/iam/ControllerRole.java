@@ -43,22 +43,36 @@ public class ControllerRole extends Construct {
         arn = role.getArn();
         name = role.getName();
         if (config.iam().controllerIdentity() == ControllerIdentity.POD_IDENTITY) {
-            new EksPodIdentityAssociation(this, "pod-identity", EksPodIdentityAssociationConfig.builder()
-                    .clusterName(facts.clusterName())
-                    .namespace(config.namespace())
-                    .serviceAccount(config.serviceAccount())
-                    .roleArn(arn)
-                    .build());
+            new EksPodIdentityAssociation(
+                    this,
+                    "pod-identity",
+                    EksPodIdentityAssociationConfig.builder()
+                            .clusterName(facts.clusterName())
+                            .namespace(config.namespace())
+                            .serviceAccount(config.serviceAccount())
+                            .roleArn(arn)
+                            .build());
         }
     }
 
     private Statement irsaTrust(ClusterConfig config, ClusterFacts facts) {
-        DataAwsIamOpenidConnectProvider oidc = new DataAwsIamOpenidConnectProvider(this, "oidc-provider",
-                DataAwsIamOpenidConnectProviderConfig.builder().url(facts.oidcIssuerUrl()).build());
+        DataAwsIamOpenidConnectProvider oidc = new DataAwsIamOpenidConnectProvider(
+                this,
+                "oidc-provider",
+                DataAwsIamOpenidConnectProviderConfig.builder()
+                        .url(facts.oidcIssuerUrl())
+                        .build());
         String issuer = facts.oidcIssuerHostPath();
-        return Statement.of("", Effect.Allow, List.of("sts:AssumeRoleWithWebIdentity"), List.of(), List.of(
-                        stringEquals(issuer + ":sub", "system:serviceaccount:" + config.namespace() + ":" + config.serviceAccount()),
-                        stringEquals(issuer + ":aud", "sts.amazonaws.com")))
+        return Statement.of(
+                        "",
+                        Effect.Allow,
+                        List.of("sts:AssumeRoleWithWebIdentity"),
+                        List.of(),
+                        List.of(
+                                stringEquals(
+                                        issuer + ":sub",
+                                        "system:serviceaccount:" + config.namespace() + ":" + config.serviceAccount()),
+                                stringEquals(issuer + ":aud", "sts.amazonaws.com")))
                 .withPrincipal(Principal.federated(oidc.getArn()));
     }
 

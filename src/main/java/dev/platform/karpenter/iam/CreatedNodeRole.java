@@ -28,24 +28,30 @@ public class CreatedNodeRole extends NodeRole {
 
     public CreatedNodeRole(Construct scope, String id, ClusterConfig config, ClusterFacts facts) {
         super(scope, id);
-        IamPolicyDocument trust = IamPolicyDocument.of(
-                Statement.of("", Effect.Allow, List.of("sts:AssumeRole"), List.of(), List.of())
+        IamPolicyDocument trust =
+                IamPolicyDocument.of(Statement.of("", Effect.Allow, List.of("sts:AssumeRole"), List.of(), List.of())
                         .withPrincipal(Principal.service("ec2." + facts.dnsSuffix())));
-        IamRole role = new IamRole(this, "role", IamRoleConfig.builder()
-                .name(config.names().nodeRole())
-                .description("Nodes launched by Karpenter in cluster " + config.clusterName())
-                .assumeRolePolicy(trust.toJson())
-                .build());
+        IamRole role = new IamRole(
+                this,
+                "role",
+                IamRoleConfig.builder()
+                        .name(config.names().nodeRole())
+                        .description("Nodes launched by Karpenter in cluster " + config.clusterName())
+                        .assumeRolePolicy(trust.toJson())
+                        .build());
         String arn = role.getArn();
         String name = role.getName();
         identify(arn, name);
         List<String> policies = new ArrayList<>(BASE_POLICIES);
         policies.add(config.release().nodeEcrPolicyName());
         for (String policy : policies) {
-            new IamRolePolicyAttachment(this, policy, IamRolePolicyAttachmentConfig.builder()
-                    .role(name)
-                    .policyArn(facts.awsManagedPolicyArn(policy))
-                    .build());
+            new IamRolePolicyAttachment(
+                    this,
+                    policy,
+                    IamRolePolicyAttachmentConfig.builder()
+                            .role(name)
+                            .policyArn(facts.awsManagedPolicyArn(policy))
+                            .build());
         }
         NodeAccessEntry.of(this, "access-entry", facts, arn, CONFIG_MAP_ONLY);
     }

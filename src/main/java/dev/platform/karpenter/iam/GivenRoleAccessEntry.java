@@ -23,17 +23,26 @@ final class GivenRoleAccessEntry extends Construct {
 
     GivenRoleAccessEntry(Construct scope, String id, ClusterConfig config, ClusterFacts facts, String roleArn) {
         super(scope, id);
-        DataAwsEksNodeGroups groups = new DataAwsEksNodeGroups(this, "node-groups",
-                DataAwsEksNodeGroupsConfig.builder().clusterName(config.clusterName()).build());
+        DataAwsEksNodeGroups groups = new DataAwsEksNodeGroups(
+                this,
+                "node-groups",
+                DataAwsEksNodeGroupsConfig.builder()
+                        .clusterName(config.clusterName())
+                        .build());
         groups.overrideLogicalId("given_role_node_groups");
-        DataAwsEksNodeGroup group = new DataAwsEksNodeGroup(this, "node-group", DataAwsEksNodeGroupConfig.builder()
-                .clusterName(config.clusterName())
-                .nodeGroupName("${each.value}")
-                .build());
+        DataAwsEksNodeGroup group = new DataAwsEksNodeGroup(
+                this,
+                "node-group",
+                DataAwsEksNodeGroupConfig.builder()
+                        .clusterName(config.clusterName())
+                        .nodeGroupName("${each.value}")
+                        .build());
         group.overrideLogicalId("given_role_node_group");
         group.addOverride("for_each", "${data.aws_eks_node_groups.given_role_node_groups.names}");
         EksAccessEntry entry = NodeAccessEntry.of(this, "access-entry", facts, roleArn, CONFIG_MAP_ONLY);
-        entry.addOverride("count", "${contains([for g in data.aws_eks_node_group.given_role_node_group : g.node_role_arn], \""
-                + roleArn + "\") ? 0 : 1}");
+        entry.addOverride(
+                "count",
+                "${contains([for g in data.aws_eks_node_group.given_role_node_group : g.node_role_arn], \"" + roleArn
+                        + "\") ? 0 : 1}");
     }
 }

@@ -35,7 +35,9 @@ public class IamStack extends TerraformStack {
 
         // The seed's output names, so scripts written for it keep working.
         output("karpenter_irsa_arn", controllerRole.arn(), "ARN of the Karpenter controller role");
-        output("karpenter_aws_node_instance_profile_name", instanceProfileName,
+        output(
+                "karpenter_aws_node_instance_profile_name",
+                instanceProfileName,
                 "Instance profile of Karpenter's nodes (0.x); empty for 1.x, where Karpenter makes its own");
         output("karpenter_node_role_arn", nodeRole.arn(), "ARN of the role Karpenter's nodes use");
         output("karpenter_node_role_name", nodeRole.name(), "Name of the role Karpenter's nodes use");
@@ -61,6 +63,12 @@ public class IamStack extends TerraformStack {
     }
 
     private void output(String name, String value, String description) {
-        new TerraformOutput(this, name, TerraformOutputConfig.builder().value(value).description(description).build());
+        new TerraformOutput(
+                this,
+                name,
+                TerraformOutputConfig.builder()
+                        .value(value)
+                        .description(description)
+                        .build());
     }
 }

@@ -10,24 +10,26 @@ import software.constructs.Construct;
 
 /** An EC2_LINUX EKS access entry that lets nodes with a role join the cluster. */
 final class NodeAccessEntry {
-    private NodeAccessEntry() {
-    }
+    private NodeAccessEntry() {}
 
     /**
      * @param configMapOnly the way out when the cluster's authentication mode is CONFIG_MAP, where access entries do not
      *                      exist: it fails the plan instead of the apply failing with EKS's InvalidRequestException
      */
     static EksAccessEntry of(Construct scope, String id, ClusterFacts facts, String roleArn, String configMapOnly) {
-        return new EksAccessEntry(scope, id, EksAccessEntryConfig.builder()
-                .clusterName(facts.clusterName())
-                .principalArn(roleArn)
-                .type("EC2_LINUX")
-                .lifecycle(TerraformResourceLifecycle.builder()
-                        .precondition(List.of(Precondition.builder()
-                                .condition(Op.neq(facts.authenticationMode(), "CONFIG_MAP"))
-                                .errorMessage(configMapOnly)
-                                .build()))
-                        .build())
-                .build());
+        return new EksAccessEntry(
+                scope,
+                id,
+                EksAccessEntryConfig.builder()
+                        .clusterName(facts.clusterName())
+                        .principalArn(roleArn)
+                        .type("EC2_LINUX")
+                        .lifecycle(TerraformResourceLifecycle.builder()
+                                .precondition(List.of(Precondition.builder()
+                                        .condition(Op.neq(facts.authenticationMode(), "CONFIG_MAP"))
+                                        .errorMessage(configMapOnly)
+                                        .build()))
+                                .build())
+                        .build());
     }
 }

@@ -11,10 +11,13 @@ public class NodeInstanceProfile extends Construct {
 
     public NodeInstanceProfile(Construct scope, String id, ClusterConfig config, NodeRole nodeRole) {
         super(scope, id);
-        profile = new IamInstanceProfile(this, "profile", IamInstanceProfileConfig.builder()
-                .name(config.names().instanceProfile())
-                .role(nodeRole.name())
-                .build());
+        profile = new IamInstanceProfile(
+                this,
+                "profile",
+                IamInstanceProfileConfig.builder()
+                        .name(config.names().instanceProfile())
+                        .role(nodeRole.name())
+                        .build());
     }
 
     public String name() {

@@ -1,9 +1,9 @@
 package dev.platform.karpenter.iam;
 
-import dev.platform.karpenter.config.TerraformStrings;
 import com.hashicorp.cdktf.Fn;
 import com.hashicorp.cdktf.Token;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.TerraformStrings;
 import imports.aws.data_aws_eks_node_group.DataAwsEksNodeGroup;
 import imports.aws.data_aws_eks_node_group.DataAwsEksNodeGroupConfig;
 import java.util.Optional;
@@ -28,10 +28,14 @@ public class ReusedNodeRole extends NodeRole {
                 new GivenRoleAccessEntry(this, "access-entry", config, facts, arn);
             }
         } else {
-            String arn = new DataAwsEksNodeGroup(this, "node-group", DataAwsEksNodeGroupConfig.builder()
-                    .clusterName(config.clusterName())
-                    .nodeGroupName(TerraformStrings.literal(config.iam().nodeGroupName()))
-                    .build())
+            String arn = new DataAwsEksNodeGroup(
+                            this,
+                            "node-group",
+                            DataAwsEksNodeGroupConfig.builder()
+                                    .clusterName(config.clusterName())
+                                    .nodeGroupName(TerraformStrings.literal(
+                                            config.iam().nodeGroupName()))
+                                    .build())
                     .getNodeRoleArn();
             identify(arn, Token.asString(Fn.element(Fn.reverse(Fn.split("/", arn)), 0)));
         }

@@ -31,18 +31,27 @@ public class SpotServiceLinkedRole extends Construct {
 
     public SpotServiceLinkedRole(Construct scope, String id, ClusterConfig config) {
         super(scope, id);
-        DataAwsIamRoles existing = new DataAwsIamRoles(this, "existing", DataAwsIamRolesConfig.builder()
-                .pathPrefix("/aws-service-role/" + SERVICE + "/")
-                .build());
-        TerraformResource once = new TerraformResource(this, "create", TerraformResourceConfig.builder()
-                .terraformResourceType("terraform_data")
-                .lifecycle(TerraformResourceLifecycle.builder().ignoreChanges(List.of("input")).build())
-                .provisioners(List.of(LocalExecProvisioner.builder()
-                        .type("local-exec")
-                        .command("${self.input ? \"aws iam create-service-linked-role --aws-service-name " + SERVICE
-                                + " --region " + config.region() + "\" : \"echo The EC2 Spot service-linked role exists.\"}")
-                        .build()))
-                .build());
+        DataAwsIamRoles existing = new DataAwsIamRoles(
+                this,
+                "existing",
+                DataAwsIamRolesConfig.builder()
+                        .pathPrefix("/aws-service-role/" + SERVICE + "/")
+                        .build());
+        TerraformResource once = new TerraformResource(
+                this,
+                "create",
+                TerraformResourceConfig.builder()
+                        .terraformResourceType("terraform_data")
+                        .lifecycle(TerraformResourceLifecycle.builder()
+                                .ignoreChanges(List.of("input"))
+                                .build())
+                        .provisioners(List.of(LocalExecProvisioner.builder()
+                                .type("local-exec")
+                                .command("${self.input ? \"aws iam create-service-linked-role --aws-service-name "
+                                        + SERVICE + " --region " + config.region()
+                                        + "\" : \"echo The EC2 Spot service-linked role exists.\"}")
+                                .build()))
+                        .build());
         // true: the account had no spot role when this was first applied, so the provisioner creates it.
         // "< 1" rather than "== 0": cdktf 0.19 renders the operand 0 as "undefined".
         once.addOverride("input", Op.lt(Fn.lengthOf(existing.getNames()), 1));

@@ -1,7 +1,7 @@
 package dev.platform.karpenter.interruption;
 
-import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.policy.IamPolicyDocument;
 import dev.platform.karpenter.policy.IamPolicyDocument.Condition;
 import dev.platform.karpenter.policy.IamPolicyDocument.Effect;
@@ -29,17 +29,21 @@ public class InterruptionQueue extends Construct {
                 .name(config.names().queue())
                 .messageRetentionSeconds(MESSAGE_RETENTION_SECONDS);
         // A customer key replaces SQS-managed encryption; the two are mutually exclusive in the SQS API.
-        config.interruption().kmsKeyId().map(TerraformStrings::literal).ifPresentOrElse(
-                queueConfig::kmsMasterKeyId,
-                () -> queueConfig.sqsManagedSseEnabled(true));
+        config.interruption()
+                .kmsKeyId()
+                .map(TerraformStrings::literal)
+                .ifPresentOrElse(queueConfig::kmsMasterKeyId, () -> queueConfig.sqsManagedSseEnabled(true));
         SqsQueue queue = new SqsQueue(this, "queue", queueConfig.build());
         name = queue.getName();
         arn = queue.getArn();
 
-        new SqsQueuePolicy(this, "policy", SqsQueuePolicyConfig.builder()
-                .queueUrl(queue.getUrl())
-                .policy(policyDocument().toJson())
-                .build());
+        new SqsQueuePolicy(
+                this,
+                "policy",
+                SqsQueuePolicyConfig.builder()
+                        .queueUrl(queue.getUrl())
+                        .policy(policyDocument().toJson())
+                        .build());
     }
 
     /** The queue's name as a Terraform reference. */
@@ -57,7 +61,11 @@ public class InterruptionQueue extends Construct {
         String dnsSuffix = new DataAwsPartition(this, "partition").getDnsSuffix();
         Statement allowEventBridge = Statement.of("", Effect.Allow, List.of("sqs:SendMessage"), List.of(arn), List.of())
                 .withPrincipal(Principal.service("events." + dnsSuffix, "sqs." + dnsSuffix));
-        Statement denyHttp = Statement.of("DenyHTTP", Effect.Deny, List.of("sqs:*"), List.of(arn),
+        Statement denyHttp = Statement.of(
+                        "DenyHTTP",
+                        Effect.Deny,
+                        List.of("sqs:*"),
+                        List.of(arn),
                         List.of(Condition.bool("aws:SecureTransport", "false")))
                 .withPrincipal(Principal.anyone());
         return IamPolicyDocument.of(allowEventBridge, denyHttp).withId("EC2InterruptionPolicy");

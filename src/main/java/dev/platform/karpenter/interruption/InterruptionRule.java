@@ -16,16 +16,22 @@ public class InterruptionRule extends Construct {
 
     public InterruptionRule(Construct scope, String id, String ruleName, Event event, String queueArn) {
         super(scope, id);
-        CloudwatchEventRule rule = new CloudwatchEventRule(this, "rule", CloudwatchEventRuleConfig.builder()
-                .name(ruleName)
-                .description("Karpenter interruption handling: " + event.detailType())
-                .eventPattern(eventPattern(event))
-                .build());
-        new CloudwatchEventTarget(this, "target", CloudwatchEventTargetConfig.builder()
-                .rule(rule.getName())
-                .targetId(TARGET_ID)
-                .arn(queueArn)
-                .build());
+        CloudwatchEventRule rule = new CloudwatchEventRule(
+                this,
+                "rule",
+                CloudwatchEventRuleConfig.builder()
+                        .name(ruleName)
+                        .description("Karpenter interruption handling: " + event.detailType())
+                        .eventPattern(eventPattern(event))
+                        .build());
+        new CloudwatchEventTarget(
+                this,
+                "target",
+                CloudwatchEventTargetConfig.builder()
+                        .rule(rule.getName())
+                        .targetId(TARGET_ID)
+                        .arn(queueArn)
+                        .build());
     }
 
     /** {"source":[...],"detail-type":[...]}: matches the event's source and detail-type exactly. */

@@ -24,20 +24,34 @@ public class InterruptionStack extends TerraformStack {
         AwsProviders.regional(this, config);
         // Nothing here needs the cluster, but deploy '*' plans this stack first (with the IAM stack): reading the
         // cluster with the version guards stops it before a queue is made for a Karpenter that cannot run.
-        new DataAwsEksCluster(this, "cluster", DataAwsEksClusterConfig.builder().name(config.clusterName())
-                .lifecycle(ClusterGuards.lifecycle(config)).build());
+        new DataAwsEksCluster(
+                this,
+                "cluster",
+                DataAwsEksClusterConfig.builder()
+                        .name(config.clusterName())
+                        .lifecycle(ClusterGuards.lifecycle(config))
+                        .build());
         queue = new InterruptionQueue(this, "interruption_queue", config);
         for (Event event : InterruptionEvents.handledBy(config.release())) {
-            new InterruptionRule(this, event.ruleSuffix(), config.names().eventRule(event.ruleSuffix()), event, queue.arn());
+            new InterruptionRule(
+                    this, event.ruleSuffix(), config.names().eventRule(event.ruleSuffix()), event, queue.arn());
         }
-        new TerraformOutput(this, "karpenter_sqs_queue_name", TerraformOutputConfig.builder()
-                .value(queue.name())
-                .description("SQS queue Karpenter drains for interruption events (its interruption queue setting)")
-                .build());
-        new TerraformOutput(this, "karpenter_sqs_queue_arn", TerraformOutputConfig.builder()
-                .value(queue.arn())
-                .description("ARN of the interruption queue (the controller policy allows reading and deleting from it)")
-                .build());
+        new TerraformOutput(
+                this,
+                "karpenter_sqs_queue_name",
+                TerraformOutputConfig.builder()
+                        .value(queue.name())
+                        .description(
+                                "SQS queue Karpenter drains for interruption events (its interruption queue setting)")
+                        .build());
+        new TerraformOutput(
+                this,
+                "karpenter_sqs_queue_arn",
+                TerraformOutputConfig.builder()
+                        .value(queue.arn())
+                        .description(
+                                "ARN of the interruption queue (the controller policy allows reading and deleting from it)")
+                        .build());
     }
 
     /** Name of the interruption queue; a cross-stack reference when read by another stack. */

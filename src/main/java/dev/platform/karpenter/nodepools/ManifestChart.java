@@ -29,8 +29,7 @@ final class ManifestChart extends Construct {
             {{- end }}
             """;
 
-    record ChartMetadata(String apiVersion, String name, String description, String type, String version) {
-    }
+    record ChartMetadata(String apiVersion, String name, String description, String type, String version) {}
 
     /** The chart's files are the same for every cluster: written once per process, copied into each stack. */
     private static Path chartDir;
@@ -39,7 +38,10 @@ final class ManifestChart extends Construct {
 
     ManifestChart(Construct scope, String id) {
         super(scope, id);
-        asset = TerraformAsset.Builder.create(this, "chart").path(writeChart().toString()).type(AssetType.DIRECTORY).build();
+        asset = TerraformAsset.Builder.create(this, "chart")
+                .path(writeChart().toString())
+                .type(AssetType.DIRECTORY)
+                .build();
     }
 
     /** The chart's path relative to the stack's working directory. */
@@ -62,8 +64,14 @@ final class ManifestChart extends Construct {
         try {
             Path dir = Files.createTempDirectory("karpenter-nodepools-chart-");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(dir)));
-            Files.writeString(dir.resolve("Chart.yaml"), ManifestYaml.document(new ChartMetadata("v2", NAME,
-                    "Karpenter pools and node class of this cluster, rendered by the karpenter-cdktf app", "application", VERSION)));
+            Files.writeString(
+                    dir.resolve("Chart.yaml"),
+                    ManifestYaml.document(new ChartMetadata(
+                            "v2",
+                            NAME,
+                            "Karpenter pools and node class of this cluster, rendered by the karpenter-cdktf app",
+                            "application",
+                            VERSION)));
             Files.createDirectories(dir.resolve("templates"));
             Files.writeString(dir.resolve("templates").resolve("manifests.yaml"), TEMPLATE);
             chartDir = dir;

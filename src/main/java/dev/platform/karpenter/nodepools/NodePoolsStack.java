@@ -34,6 +34,7 @@ public class NodePoolsStack extends TerraformStack {
      * Karpenter to drain and terminate the pools' nodes.
      */
     static final int RELEASE_TIMEOUT_SECONDS = 900;
+
     static final String RELEASE_NAME = "karpenter-nodepools";
 
     private final PlainManifestFile plainFile;
@@ -47,8 +48,12 @@ public class NodePoolsStack extends TerraformStack {
         List<KubernetesObject<?>> objects = manifests.render(config.nodePools(), iam.nodeRoleName());
         ClusterAccess cluster = new ClusterAccess(this, "cluster", config);
         ManifestChart chart = new ManifestChart(this, "manifest-chart");
-        List<Object> released = Stream.concat(objects.stream(),
-                manifests.uninstallHook(config.nodePools(), config.namespace(), RELEASE_TIMEOUT_SECONDS).stream()).toList();
+        List<Object> released = Stream.concat(
+                        objects.stream(),
+                        manifests
+                                .uninstallHook(config.nodePools(), config.namespace(), RELEASE_TIMEOUT_SECONDS)
+                                .stream())
+                .toList();
         Release.Builder.create(this, "pools")
                 .provider(cluster.helm())
                 .name(RELEASE_NAME)
@@ -64,7 +69,9 @@ public class NodePoolsStack extends TerraformStack {
                 .build();
 
         String plainRole = Token.isUnresolved(iam.nodeRoleName()) ? NODE_ROLE_PLACEHOLDER : iam.nodeRoleName();
-        plainFile = new PlainManifestFile(config.stackName(CONCERN), manifests.plainFileName(),
+        plainFile = new PlainManifestFile(
+                config.stackName(CONCERN),
+                manifests.plainFileName(),
                 ManifestYaml.documents(manifests.render(config.nodePools(), plainRole)));
     }
 

@@ -13,7 +13,8 @@ public record PlainManifestFile(String stackName, String fileName, String yaml) 
 
     /** Writes the file into the synthesized output {@code synthDir}, once cdktf has written the stack there. */
     public void writeInto(Path synthDir) throws IOException {
-        Path dir = Files.createDirectories(synthDir.resolve("stacks").resolve(stackName).resolve(DIRECTORY));
+        Path dir = Files.createDirectories(
+                synthDir.resolve("stacks").resolve(stackName).resolve(DIRECTORY));
         Files.writeString(dir.resolve(fileName), yaml);
     }
 }

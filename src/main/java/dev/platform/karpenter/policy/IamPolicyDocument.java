@@ -56,15 +56,23 @@ public record IamPolicyDocument(Optional<String> id, List<Statement> statements)
         return document.toString();
     }
 
-    public enum Effect { Allow, Deny }
+    public enum Effect {
+        Allow,
+        Deny
+    }
 
     /**
      * One statement; an absent principal means an identity policy (the principal is whoever holds it).
      *
      * @param sid empty for none
      */
-    public record Statement(String sid, Effect effect, Optional<Principal> principal, List<String> actions,
-                            List<String> resources, List<Condition> conditions) {
+    public record Statement(
+            String sid,
+            Effect effect,
+            Optional<Principal> principal,
+            List<String> actions,
+            List<String> resources,
+            List<Condition> conditions) {
         public Statement {
             Objects.requireNonNull(sid, "sid");
             Objects.requireNonNull(effect, "effect");
@@ -75,21 +83,24 @@ public record IamPolicyDocument(Optional<String> id, List<Statement> statements)
             if (actions.isEmpty()) {
                 throw new IllegalArgumentException("statement " + sid + " has no action");
             }
-            long operatorKeys = conditions.stream().map(c -> c.test() + " " + c.variable()).distinct().count();
+            long operatorKeys = conditions.stream()
+                    .map(c -> c.test() + " " + c.variable())
+                    .distinct()
+                    .count();
             if (operatorKeys != conditions.size()) {
                 throw new IllegalArgumentException("statement " + sid + " repeats a condition operator and key");
             }
         }
 
         /** An identity-policy statement: no principal. */
-        public static Statement of(String sid, Effect effect, List<String> actions, List<String> resources,
-                                   List<Condition> conditions) {
+        public static Statement of(
+                String sid, Effect effect, List<String> actions, List<String> resources, List<Condition> conditions) {
             return new Statement(sid, effect, Optional.empty(), actions, resources, conditions);
         }
 
         /** An identity-policy Allow statement, as upstream's controller policies write them. */
-        public static Statement allow(String sid, List<String> actions, List<String> resources,
-                                      Condition... conditions) {
+        public static Statement allow(
+                String sid, List<String> actions, List<String> resources, Condition... conditions) {
             return of(sid, Effect.Allow, actions, resources, List.of(conditions));
         }
 

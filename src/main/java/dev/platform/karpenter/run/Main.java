@@ -25,8 +25,7 @@ public final class Main {
     /** Longest error line: longer messages (a long value, a path) are shortened. */
     static final int MAX_ERROR_LINE = 300;
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) throws IOException {
         int status = args.length > 0 && args[0].equals(SynthesisWorker.ARGUMENT)
@@ -48,8 +47,8 @@ public final class Main {
             try {
                 // The kernel (and any workers) start while the configuration is read and validated; on bad input
                 // the staging directory they write to goes, and nothing else was touched.
-                try (Synthesis synthesis = Synthesis.start(tfvarsFiles.size(), staging, settings.stateDirFromStack(),
-                        processes)) {
+                try (Synthesis synthesis =
+                        Synthesis.start(tfvarsFiles.size(), staging, settings.stateDirFromStack(), processes)) {
                     synthesis.complete(ConfigLoader.load(tfvarsFiles, env));
                 }
                 OutputDirectory.Lock lock = output.lock(out);

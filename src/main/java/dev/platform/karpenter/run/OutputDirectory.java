@@ -74,7 +74,9 @@ public final class OutputDirectory {
         } else if (Files.isDirectory(outdir)) {
             try (Stream<Path> entries = Files.list(outdir)) {
                 Optional<String> foreign = entries.map(p -> p.getFileName().toString())
-                        .filter(entry -> !OUTPUT_ENTRIES.contains(entry)).sorted().findFirst();
+                        .filter(entry -> !OUTPUT_ENTRIES.contains(entry))
+                        .sorted()
+                        .findFirst();
                 if (foreign.isPresent()) {
                     throw new BadEnvironment(quoted(outdir) + " holds " + quoted(foreign.get())
                             + ", which no synthesis wrote; name an empty or a new directory for the output");
@@ -98,8 +100,8 @@ public final class OutputDirectory {
         Path lockFile = sibling("lock");
         try {
             Files.createDirectories(outdir.getParent());
-            FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.READ);
+            FileChannel channel = FileChannel.open(
+                    lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
             try {
                 FileLock lock = channel.tryLock();
                 if (lock == null) {
@@ -108,8 +110,11 @@ public final class OutputDirectory {
                             + (holder.isEmpty() ? "" : " (process " + holder + ")") + " to finish");
                     lock = channel.lock();
                 }
-                channel.truncate(0).write(ByteBuffer.wrap(
-                        (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+                channel.truncate(0)
+                        .write(
+                                ByteBuffer.wrap(
+                                        (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)),
+                                0);
                 return new Lock(channel);
             } catch (IOException | RuntimeException e) {
                 channel.close();
@@ -128,7 +133,9 @@ public final class OutputDirectory {
     public void recover() throws IOException {
         List<Path> generations = siblings("gen-");
         if (!Files.exists(outdir, LinkOption.NOFOLLOW_LINKS) && !generations.isEmpty()) {
-            Path newest = generations.stream().max(Comparator.comparing(OutputDirectory::modified)).orElseThrow();
+            Path newest = generations.stream()
+                    .max(Comparator.comparing(OutputDirectory::modified))
+                    .orElseThrow();
             link(newest);
         }
         Optional<Path> live = linkedGeneration();
@@ -151,12 +158,13 @@ public final class OutputDirectory {
                     deleteRecursively(staging);
                 }
             }
-            return Files.createDirectory(sibling("staging-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID()));
+            return Files.createDirectory(
+                    sibling("staging-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID()));
         } catch (IOException e) {
             throw new BadEnvironment("cannot write next to the output directory " + quoted(outdir) + ": " + reason(e));
         } catch (UncheckedIOException e) {
-            throw new BadEnvironment("cannot write next to the output directory " + quoted(outdir) + ": "
-                    + reason(e.getCause()));
+            throw new BadEnvironment(
+                    "cannot write next to the output directory " + quoted(outdir) + ": " + reason(e.getCause()));
         }
     }
 
@@ -181,12 +189,14 @@ public final class OutputDirectory {
      *                          listed before the synthesis, and fails on one that is gone)
      */
     public void publish(Path staging, boolean keepRemovedStacks) throws IOException {
-        Path previous = Files.isSymbolicLink(outdir) ? linkedGeneration().orElse(null)
+        Path previous = Files.isSymbolicLink(outdir)
+                ? linkedGeneration().orElse(null)
                 : Files.isDirectory(outdir) ? outdir : null;
         if (previous != null && Files.isDirectory(previous.resolve("stacks"))) {
             try (Stream<Path> stacks = Files.list(previous.resolve("stacks"))) {
                 for (Path stack : stacks.toList()) {
-                    Path staged = staging.resolve("stacks").resolve(stack.getFileName().toString());
+                    Path staged = staging.resolve("stacks")
+                            .resolve(stack.getFileName().toString());
                     if (Files.isDirectory(staged)) {
                         for (String kept : TERRAFORM_WORKING_FILES) {
                             if (Files.exists(stack.resolve(kept), LinkOption.NOFOLLOW_LINKS)) {
@@ -199,8 +209,10 @@ public final class OutputDirectory {
                 }
             }
         }
-        Path generation = Files.move(staging, sibling("gen-" + staging.getFileName().toString()
-                .substring(("." + name + ".staging-").length())), StandardCopyOption.ATOMIC_MOVE);
+        Path generation = Files.move(
+                staging,
+                sibling("gen-" + staging.getFileName().toString().substring(("." + name + ".staging-").length())),
+                StandardCopyOption.ATOMIC_MOVE);
         if (previous != null && previous.equals(outdir)) {
             // An output directory from before generations: set aside as one, so the link can take its place.
             previous = Files.move(outdir, sibling("gen-" + UUID.randomUUID()), StandardCopyOption.ATOMIC_MOVE);
@@ -227,8 +239,13 @@ public final class OutputDirectory {
     /** The reason of a failed file operation, without Java's exception names. */
     static String reason(IOException e) {
         if (e instanceof FileSystemException fs) {
-            String why = fs.getReason() != null ? fs.getReason() : e.getClass().getSimpleName()
-                    .replace("Exception", "").replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase();
+            String why = fs.getReason() != null
+                    ? fs.getReason()
+                    : e.getClass()
+                            .getSimpleName()
+                            .replace("Exception", "")
+                            .replaceAll("([a-z])([A-Z])", "$1 $2")
+                            .toLowerCase();
             return (fs.getFile() != null ? fs.getFile() + ": " : "") + why;
         }
         return String.valueOf(e.getMessage());
@@ -250,7 +267,8 @@ public final class OutputDirectory {
             Path target = Files.readSymbolicLink(outdir);
             String prefix = "." + name + ".gen-";
             return target.getParent() == null && target.toString().startsWith(prefix)
-                    ? Optional.of(outdir.resolveSibling(target)) : Optional.empty();
+                    ? Optional.of(outdir.resolveSibling(target))
+                    : Optional.empty();
         } catch (IOException | UnsupportedOperationException e) {
             return Optional.empty();
         }
@@ -263,7 +281,9 @@ public final class OutputDirectory {
     private List<Path> siblings(String kind) throws IOException {
         String prefix = "." + name + "." + kind;
         try (Stream<Path> entries = Files.list(outdir.getParent())) {
-            return entries.filter(p -> p.getFileName().toString().startsWith(prefix)).sorted().toList();
+            return entries.filter(p -> p.getFileName().toString().startsWith(prefix))
+                    .sorted()
+                    .toList();
         }
     }
 

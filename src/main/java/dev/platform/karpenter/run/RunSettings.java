@@ -26,17 +26,23 @@ record RunSettings(OutputDirectory output, String stateDirFromStack, boolean und
     static final String CDKTF_CLI_MARKER = "CDKTF_CONTINUE_SYNTH_ON_ERROR_ANNOTATIONS";
     /** The jsii-runtime version the build pinned, written by Maven into this resource. */
     private static final String PINNED_RESOURCE = "/dev/platform/karpenter/run/pinned.properties";
-    private static final String JSII_RUNTIME_RESOURCE = "/META-INF/maven/software.amazon.jsii/jsii-runtime/pom.properties";
+
+    private static final String JSII_RUNTIME_RESOURCE =
+            "/META-INF/maven/software.amazon.jsii/jsii-runtime/pom.properties";
 
     static RunSettings from(Path projectDir, Map<String, String> env) {
         if (env.containsKey(CDKTF_OUTDIR_VARIABLE)) {
-            throw new BadEnvironment("environment variable " + CDKTF_OUTDIR_VARIABLE + " is set: the app must be started"
-                    + " by bin/app (cdktf.json's app), which passes the directory on as " + OUTDIR_VARIABLE);
+            throw new BadEnvironment(
+                    "environment variable " + CDKTF_OUTDIR_VARIABLE + " is set: the app must be started"
+                            + " by bin/app (cdktf.json's app), which passes the directory on as " + OUTDIR_VARIABLE);
         }
         String named = env.getOrDefault(OUTDIR_VARIABLE, "");
         Path outdir;
         try {
-            outdir = projectDir.resolve(named.isBlank() ? "cdktf.out" : named).toAbsolutePath().normalize();
+            outdir = projectDir
+                    .resolve(named.isBlank() ? "cdktf.out" : named)
+                    .toAbsolutePath()
+                    .normalize();
         } catch (InvalidPathException e) {
             throw new BadEnvironment("environment variable " + OUTDIR_VARIABLE + " " + Main.quoted(named)
                     + " is not a path this system's locale can encode (" + System.getProperty("sun.jnu.encoding")
@@ -45,14 +51,19 @@ record RunSettings(OutputDirectory output, String stateDirFromStack, boolean und
         requireNode(env.getOrDefault("PATH", System.getenv("PATH")));
         requirePinnedJsiiRuntime();
         // Terraform runs in <outdir>/stacks/<stack>; local state paths are relative to that, so the project moves.
-        String stateDir = outdir.resolve("stacks").resolve("any-stack").relativize(projectDir).toString();
+        String stateDir = outdir.resolve("stacks")
+                .resolve("any-stack")
+                .relativize(projectDir)
+                .toString();
         return new RunSettings(OutputDirectory.at(outdir), stateDir, env.containsKey(CDKTF_CLI_MARKER));
     }
 
     /** The kernel is a Node.js program; without node, jsii would fail with a trace. */
     static void requireNode(String path) {
         for (String dir : (path == null ? "" : path).split(File.pathSeparator)) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "node")) && !Files.isDirectory(Path.of(dir, "node"))) {
+            if (!dir.isEmpty()
+                    && Files.isExecutable(Path.of(dir, "node"))
+                    && !Files.isDirectory(Path.of(dir, "node"))) {
                 return;
             }
         }

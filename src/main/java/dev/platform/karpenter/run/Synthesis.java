@@ -43,24 +43,36 @@ public final class Synthesis implements AutoCloseable {
     public static final String PROCESSES_VARIABLE = "KARPENTER_SYNTH_PROCESSES";
     /** The variable's first name, refused with a hint: it counts processes (this one included), not workers. */
     static final String RENAMED_PROCESSES_VARIABLE = "KARPENTER_SYNTH_WORKERS";
+
     static final int CLUSTERS_PER_PROCESS = 10;
     /**
      * How far behind a worker starts, in clusters: it boots a JVM and a kernel while this process is already at
      * work (measured with 50 clusters on 2 cores: about 350 ms, at about 90 ms a cluster in each process).
      */
     static final int WORKER_START_CLUSTERS = 4;
+
     private static final ObjectMapper MANIFEST_READER = new ObjectMapper();
     /** manifest.json as cdktf writes it (JavaScript's JSON.stringify with two spaces), so a merge changes no byte. */
-    private static final ObjectWriter MANIFEST = new ObjectMapper().writer(new DefaultPrettyPrinter(
-            Separators.createDefaultInstance().withObjectFieldValueSpacing(Separators.Spacing.AFTER)
-                    .withObjectEmptySeparator("").withArrayEmptySeparator(""))
-            .withObjectIndenter(new DefaultIndenter("  ", "\n")).withArrayIndenter(new DefaultIndenter("  ", "\n")));
+    private static final ObjectWriter MANIFEST = new ObjectMapper()
+            .writer(new DefaultPrettyPrinter(Separators.createDefaultInstance()
+                            .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+                            .withObjectEmptySeparator("")
+                            .withArrayEmptySeparator(""))
+                    .withObjectIndenter(new DefaultIndenter("  ", "\n"))
+                    .withArrayIndenter(new DefaultIndenter("  ", "\n")));
     /**
      * Options of this JVM a worker must not repeat: one class archive to write, one debugger port, one recording
      * file and one agent per run.
      */
-    private static final List<String> WORKER_EXCLUDED_OPTIONS = List.of("-XX:ArchiveClassesAtExit", "-agentlib:",
-            "-agentpath:", "-javaagent:", "-Xrunjdwp", "-Xdebug", "-XX:StartFlightRecording", "-XX:FlightRecorderOptions");
+    private static final List<String> WORKER_EXCLUDED_OPTIONS = List.of(
+            "-XX:ArchiveClassesAtExit",
+            "-agentlib:",
+            "-agentpath:",
+            "-javaagent:",
+            "-Xrunjdwp",
+            "-Xdebug",
+            "-XX:StartFlightRecording",
+            "-XX:FlightRecorderOptions");
 
     private final Path outdir;
     private final String stateDirFromStack;
@@ -178,8 +190,8 @@ public final class Synthesis implements AutoCloseable {
      */
     static <T> List<List<T>> shards(List<T> items, int processes) {
         int count = Math.max(1, Math.min(processes, items.size()));
-        int first = Math.min(items.size() - (count - 1),
-                (items.size() + (count - 1) * WORKER_START_CLUSTERS + count - 1) / count);
+        int first = Math.min(
+                items.size() - (count - 1), (items.size() + (count - 1) * WORKER_START_CLUSTERS + count - 1) / count);
         List<List<T>> shards = new ArrayList<>();
         shards.add(items.subList(0, first));
         int from = first;
@@ -196,7 +208,9 @@ public final class Synthesis implements AutoCloseable {
         Path manifestFile = outdir.resolve("manifest.json");
         ObjectNode manifest = (ObjectNode) MANIFEST_READER.readTree(manifestFile.toFile());
         ObjectNode stacks = (ObjectNode) manifest.path("stacks");
-        JsonNode workerStacks = MANIFEST_READER.readTree(workerOutdir.resolve("manifest.json").toFile()).path("stacks");
+        JsonNode workerStacks = MANIFEST_READER
+                .readTree(workerOutdir.resolve("manifest.json").toFile())
+                .path("stacks");
         for (Iterator<Map.Entry<String, JsonNode>> it = workerStacks.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> stack = it.next();
             Path target = outdir.resolve("stacks").resolve(stack.getKey());
@@ -225,15 +239,23 @@ public final class Synthesis implements AutoCloseable {
     private record Worker(Process process, Path outdir, Path log) {
         static Worker start(Path outdir, String stateDirFromStack) throws IOException {
             List<String> command = new ArrayList<>();
-            command.add(ProcessHandle.current().info().command()
-                    .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            command.add(ProcessHandle.current()
+                    .info()
+                    .command()
+                    .orElse(Path.of(System.getProperty("java.home"), "bin", "java")
+                            .toString()));
             for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
                 if (WORKER_EXCLUDED_OPTIONS.stream().noneMatch(option::startsWith)) {
                     command.add(option);
                 }
             }
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                    SynthesisWorker.ARGUMENT, outdir.toString(), stateDirFromStack));
+            command.addAll(List.of(
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    Main.class.getName(),
+                    SynthesisWorker.ARGUMENT,
+                    outdir.toString(),
+                    stateDirFromStack));
             Files.createDirectories(outdir);
             Path log = outdir.resolveSibling(outdir.getFileName() + ".log");
             ProcessBuilder builder = new ProcessBuilder(command)
@@ -259,8 +281,11 @@ public final class Synthesis implements AutoCloseable {
             }
             if (status != 0) {
                 List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
-                String last = lines.stream().map(String::strip).filter(line -> !line.isEmpty())
-                        .reduce((first, second) -> second).orElse("no output");
+                String last = lines.stream()
+                        .map(String::strip)
+                        .filter(line -> !line.isEmpty())
+                        .reduce((first, second) -> second)
+                        .orElse("no output");
                 throw new WorkerFailure("a synthesis worker failed (exit " + status + "): " + last);
             }
         }

@@ -36,11 +36,10 @@ final class SynthesisWorker {
             .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
             .disable(JsonParser.Feature.AUTO_CLOSE_SOURCE)
             .build();
-    private static final TypeReference<List<ClusterConfig>> CLUSTERS = new TypeReference<>() {
-    };
 
-    private SynthesisWorker() {
-    }
+    private static final TypeReference<List<ClusterConfig>> CLUSTERS = new TypeReference<>() {};
+
+    private SynthesisWorker() {}
 
     /** Arguments: {@value #ARGUMENT} OUTDIR STATE_DIR_FROM_STACK. */
     static int run(String[] args, InputStream parent) throws IOException {
@@ -55,16 +54,18 @@ final class SynthesisWorker {
         } catch (IOException e) {
             return EXIT_ORPHANED;
         }
-        Thread lifeline = new Thread(() -> {
-            try {
-                while (parent.read() >= 0) {
-                    // the parent writes nothing more; end of input means it is gone
-                }
-            } catch (IOException e) {
-                // the same
-            }
-            Runtime.getRuntime().halt(EXIT_ORPHANED);
-        }, "parent-lifeline");
+        Thread lifeline = new Thread(
+                () -> {
+                    try {
+                        while (parent.read() >= 0) {
+                            // the parent writes nothing more; end of input means it is gone
+                        }
+                    } catch (IOException e) {
+                        // the same
+                    }
+                    Runtime.getRuntime().halt(EXIT_ORPHANED);
+                },
+                "parent-lifeline");
         lifeline.setDaemon(true);
         lifeline.start();
         KarpenterApp.synthesize(clusters, outdir, args[2]);
@@ -73,7 +74,8 @@ final class SynthesisWorker {
 
     /** Sends a worker its clusters, keeping the stream open. */
     static void send(List<ClusterConfig> clusters, OutputStream worker) throws IOException {
-        CONFIGS.writerFor(CLUSTERS).without(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+        CONFIGS.writerFor(CLUSTERS)
+                .without(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
                 .writeValue(worker, clusters);
         worker.flush();
     }

@@ -16,7 +16,6 @@ import dev.platform.karpenter.versions.UpgradeSteps.Deployed;
 import imports.aws.provider.AwsProvider;
 import imports.aws.provider.AwsProviderConfig;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -32,13 +31,13 @@ import java.util.Map;
 public final class StepGuard {
     /** Outputs of the IAM stack: the deployed chart version, and what the guard needs to know of it. */
     public static final String VERSION_OUTPUT = "karpenter_chart_version";
+
     public static final String STATION_OUTPUT = "karpenter_upgrade_station";
     static final String REFUSALS_LOCAL = "karpenter_upgrade_refusals";
     static final String DEPLOYED_STATE = "karpenter_deployed_release";
     static final String CHECK_OUTPUT = "karpenter_step_guard";
 
-    private StepGuard() {
-    }
+    private StepGuard() {}
 
     /** The outputs the next deploy's guard reads back; in the IAM stack, the first one applied. */
     public static void record(IamStack iam, ClusterConfig config) {
@@ -70,16 +69,31 @@ public final class StepGuard {
         if (backend.isRemote()) {
             // terraform_remote_state fails on a missing state object, so it is read only once the object is listed.
             String key = StateBackends.stateKey(backend, iamStack);
-            AwsProvider stateRegion = new AwsProvider(stack, "aws_state", AwsProviderConfig.builder()
-                    .alias("state").region(backend.region()).build());
-            TerraformDataSource objects = new TerraformDataSource(stack, "karpenter_deployed_state_object",
-                    TerraformResourceConfig.builder().terraformResourceType("aws_s3_objects").provider(stateRegion).build());
+            AwsProvider stateRegion = new AwsProvider(
+                    stack,
+                    "aws_state",
+                    AwsProviderConfig.builder()
+                            .alias("state")
+                            .region(backend.region())
+                            .build());
+            TerraformDataSource objects = new TerraformDataSource(
+                    stack,
+                    "karpenter_deployed_state_object",
+                    TerraformResourceConfig.builder()
+                            .terraformResourceType("aws_s3_objects")
+                            .provider(stateRegion)
+                            .build());
             objects.addOverride("bucket", backend.bucket().orElseThrow());
             objects.addOverride("prefix", key);
             TerraformRemoteState deployed = DataTerraformRemoteStateS3.Builder.create(stack, DEPLOYED_STATE)
-                    .bucket(backend.bucket().orElseThrow()).key(key).region(backend.region()).build();
-            deployed.addOverride("count", "${contains(data.aws_s3_objects." + objects.getFriendlyUniqueId() + ".keys, \""
-                    + key + "\") ? 1 : 0}");
+                    .bucket(backend.bucket().orElseThrow())
+                    .key(key)
+                    .region(backend.region())
+                    .build();
+            deployed.addOverride(
+                    "count",
+                    "${contains(data.aws_s3_objects." + objects.getFriendlyUniqueId() + ".keys, \"" + key
+                            + "\") ? 1 : 0}");
             String outputs = "data.terraform_remote_state." + deployed.getFriendlyUniqueId() + "[0].outputs.";
             station = "try(" + outputs + STATION_OUTPUT + ", \"\")";
             version = "try(" + outputs + VERSION_OUTPUT + ", \"\")";
@@ -97,19 +111,25 @@ public final class StepGuard {
                 .description("The chart version this stack is planned for, once the step guard allowed the step")
                 .build();
         // cdktf 0.19 leaves an output's precondition out of the JSON, hence the override.
-        check.addOverride("precondition", Map.of(
-                "condition", "${" + refusal + " == \"\"}",
-                "error_message", "Karpenter ${" + version + "} is deployed (read back from the state of " + iamStack
-                        + "): ${" + refusal + "}"));
+        check.addOverride(
+                "precondition",
+                Map.of(
+                        "condition", "${" + refusal + " == \"\"}",
+                        "error_message",
+                                "Karpenter ${" + version + "} is deployed (read back from the state of " + iamStack
+                                        + "): ${" + refusal + "}"));
     }
 
     /** For every kind of deployed release the move to this configuration is refused from: why, and what is next. */
     static Map<String, String> refusals(ClusterConfig config) {
         Map<String, String> refusals = new LinkedHashMap<>();
         for (Deployed station : UpgradeSteps.stations()) {
-            UpgradeSteps.check(station, config.apis()).ifPresent(refusal -> refusals.put(station.station(),
-                    "karpenter_chart_version " + config.release().chartVersion() + " cannot follow it: " + refusal.reason()
-                            + "; " + refusal.advice() + " (bin/upgrade-path prints the whole way)"));
+            UpgradeSteps.check(station, config.apis())
+                    .ifPresent(refusal -> refusals.put(
+                            station.station(),
+                            "karpenter_chart_version " + config.release().chartVersion() + " cannot follow it: "
+                                    + refusal.reason() + "; " + refusal.advice()
+                                    + " (bin/upgrade-path prints the whole way)"));
         }
         return refusals;
     }

@@ -40,8 +40,7 @@ public final class UpgradePathCommand {
     private static final String USAGE = "usage: bin/upgrade-path [--from VERSION [--from-api v1alpha5|v1beta1|v1]]"
             + " [--to VERSION] [--kubernetes 1.N] [TFVARS]";
 
-    private UpgradePathCommand() {
-    }
+    private UpgradePathCommand() {}
 
     public static void main(String[] args) {
         System.exit(run(Path.of("").toAbsolutePath(), args, System.getenv(), System.out, System.err));
@@ -51,14 +50,16 @@ public final class UpgradePathCommand {
     static int run(Path projectDir, String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
         try {
             Options options = Options.parse(args);
-            Path file = options.tfvars().map(projectDir::resolve).orElseGet(() -> ConfigLoader.locate(projectDir, env, err));
+            Path file = options.tfvars()
+                    .map(projectDir::resolve)
+                    .orElseGet(() -> ConfigLoader.locate(projectDir, env, err));
             Map<String, Object> variables = TfvarsFile.parse(file);
             ClusterConfig config = ConfigLoader.fromVariables(variables);
             Deployed from = options.from().isPresent()
                     ? given(options.from().get(), options.fromApi())
                     : fromState(projectDir, config);
-            KarpenterRelease target = options.to().map(UpgradePathCommand::release)
-                    .orElse(UpgradeSteps.newestRelease());
+            KarpenterRelease target =
+                    options.to().map(UpgradePathCommand::release).orElse(UpgradeSteps.newestRelease());
             List<DeclaredApis> steps;
             try {
                 steps = UpgradeSteps.path(from, target);
@@ -76,7 +77,8 @@ public final class UpgradePathCommand {
     private static Deployed given(String version, Optional<String> api) {
         KarpenterRelease release = release(version);
         DeclaredApis apis = DeclaredApis.keeping(release);
-        ApiGeneration oldest = api.map(name -> parseGeneration("--from-api", name)).orElse(apis.oldestDeclared());
+        ApiGeneration oldest =
+                api.map(name -> parseGeneration("--from-api", name)).orElse(apis.oldestDeclared());
         return new Deployed(release, oldest);
     }
 
@@ -84,17 +86,20 @@ public final class UpgradePathCommand {
     private static Deployed fromState(Path projectDir, ClusterConfig config) {
         String stack = config.stackName(IamStack.CONCERN);
         if (config.backend().isRemote()) {
-            throw new ConfigException("the state of " + stack + " is in s3://" + config.backend().bucket().orElseThrow() + "/"
+            throw new ConfigException("the state of " + stack + " is in s3://"
+                    + config.backend().bucket().orElseThrow() + "/"
                     + StateBackends.stateKey(config.backend(), stack) + "; pass --from with its output "
                     + StepGuard.VERSION_OUTPUT + " (npx --yes cdktf-cli@0.19.2 output " + stack + ")");
         }
         Path state = projectDir.resolve(StateBackends.localStatePath(stack, "."));
         JsonNode outputs;
         try {
-            outputs = Files.size(state) == 0 ? JSON.createObjectNode() : JSON.readTree(state.toFile()).path("outputs");
+            outputs = Files.size(state) == 0
+                    ? JSON.createObjectNode()
+                    : JSON.readTree(state.toFile()).path("outputs");
         } catch (IOException e) {
-            throw new ConfigException("no state of " + stack + " in " + state.getParent() + " (nothing deployed yet?): pass"
-                    + " --from VERSION, or deploy karpenter_chart_version directly");
+            throw new ConfigException("no state of " + stack + " in " + state.getParent()
+                    + " (nothing deployed yet?): pass" + " --from VERSION, or deploy karpenter_chart_version directly");
         }
         String version = outputs.at("/" + StepGuard.VERSION_OUTPUT + "/value").asText("");
         String station = outputs.at("/" + StepGuard.STATION_OUTPUT + "/value").asText("");
@@ -102,12 +107,20 @@ public final class UpgradePathCommand {
             throw new ConfigException(state + " has no output " + StepGuard.VERSION_OUTPUT
                     + " (deployed by an earlier version of this project): pass --from VERSION");
         }
-        return new Deployed(release(version), parseGeneration("the state's " + StepGuard.STATION_OUTPUT,
-                station.substring(station.lastIndexOf('/') + 1)));
+        return new Deployed(
+                release(version),
+                parseGeneration(
+                        "the state's " + StepGuard.STATION_OUTPUT, station.substring(station.lastIndexOf('/') + 1)));
     }
 
-    private static void print(PrintStream out, ClusterConfig config, Map<String, Object> variables, Deployed from,
-            KarpenterRelease target, List<DeclaredApis> steps, Optional<String> kubernetes) {
+    private static void print(
+            PrintStream out,
+            ClusterConfig config,
+            Map<String, Object> variables,
+            Deployed from,
+            KarpenterRelease target,
+            List<DeclaredApis> steps,
+            Optional<String> kubernetes) {
         out.println("Karpenter " + from.release().chartVersion() + " is deployed on cluster " + config.clusterName()
                 + " (pools declared as " + DeclaredApis.spelling(from.oldestDeclared()) + ").");
         if (steps.isEmpty()) {
@@ -125,22 +138,28 @@ public final class UpgradePathCommand {
             KubernetesRange range = step.release().supportedKubernetes();
             out.println("   Kubernetes " + range + kubernetesVerdict(range, kubernetes));
             if (!step.release().equals(before.release())) {
-                out.println("   CRDs: the karpenter-crd chart " + step.release().chartVersion() + " updates them before the controller");
+                out.println("   CRDs: the karpenter-crd chart " + step.release().chartVersion()
+                        + " updates them before the controller");
             }
             out.println("   Pools: " + pools(step) + changed(pools(before), pools(step)));
             out.println("   IAM: controller policies " + String.join(", ", policyGroups(step))
                     + policyChange(policyGroups(before), policyGroups(step))
-                    + (before.needsInstanceProfile() && !step.needsInstanceProfile() ? "; the instance profile is deleted" : "")
-                    + (!before.release().nodeEcrPolicyName().equals(step.release().nodeEcrPolicyName())
-                            ? "; a created node role gets " + step.release().nodeEcrPolicyName() : ""));
+                    + (before.needsInstanceProfile() && !step.needsInstanceProfile()
+                            ? "; the instance profile is deleted"
+                            : "")
+                    + (!before.release()
+                                    .nodeEcrPolicyName()
+                                    .equals(step.release().nodeEcrPolicyName())
+                            ? "; a created node role gets " + step.release().nodeEcrPolicyName()
+                            : ""));
             out.println("   Helm values: " + valueKeys(step) + changed(valueKeys(before), valueKeys(step)));
             int rulesBefore = InterruptionEvents.handledBy(before.release()).size();
             int rules = InterruptionEvents.handledBy(step.release()).size();
             if (rules != rulesBefore) {
                 out.println("   Interruption: " + rules + " EventBridge rules (was " + rulesBefore + ")");
             }
-            settingsProblem(variables, step).ifPresent(problem ->
-                    out.println("   Your other settings do not hold for this step: " + problem));
+            settingsProblem(variables, step)
+                    .ifPresent(problem -> out.println("   Your other settings do not hold for this step: " + problem));
             for (String check : checksBeforeNext(config, step, i + 1 < steps.size() ? steps.get(i + 1) : null)) {
                 out.println("   Before the next step: " + check);
             }
@@ -156,39 +175,49 @@ public final class UpgradePathCommand {
         if (!step.servesTwoGenerations()) {
             return line;
         }
-        return line + step.kept().map(kept -> ", keeping the " + DeclaredApis.spelling(kept) + " objects (retired_api not \""
-                + DeclaredApis.spelling(kept) + "\")").orElseGet(() -> ", retired_api = \""
-                + DeclaredApis.spelling(step.retired().orElseThrow()) + "\"");
+        return line
+                + step.kept()
+                        .map(kept -> ", keeping the " + DeclaredApis.spelling(kept) + " objects (retired_api not \""
+                                + DeclaredApis.spelling(kept) + "\")")
+                        .orElseGet(() -> ", retired_api = \""
+                                + DeclaredApis.spelling(step.retired().orElseThrow()) + "\"");
     }
 
     private static String kubernetesVerdict(KubernetesRange range, Optional<String> kubernetes) {
         if (kubernetes.isEmpty()) {
             return " (pass --kubernetes with the cluster's version to check it)";
         }
-        return range.contains(kubernetes.get()) ? " (the cluster's " + kubernetes.get() + ": fits)"
+        return range.contains(kubernetes.get())
+                ? " (the cluster's " + kubernetes.get() + ": fits)"
                 : " (the cluster runs " + kubernetes.get() + ": OUTSIDE, see below)";
     }
 
     private static String pools(DeclaredApis apis) {
         List<String> parts = new ArrayList<>();
         for (ApiGeneration generation : apis.rendered()) {
-            parts.add(switch (generation) {
-                case V1ALPHA5 -> "Provisioner + AWSNodeTemplate (karpenter.sh/v1alpha5)";
-                case V1BETA1 -> "NodePool + EC2NodeClass (karpenter.sh/v1beta1)";
-                case V1 -> "NodePool + EC2NodeClass (karpenter.sh/v1)";
-            });
+            parts.add(
+                    switch (generation) {
+                        case V1ALPHA5 -> "Provisioner + AWSNodeTemplate (karpenter.sh/v1alpha5)";
+                        case V1BETA1 -> "NodePool + EC2NodeClass (karpenter.sh/v1beta1)";
+                        case V1 -> "NodePool + EC2NodeClass (karpenter.sh/v1)";
+                    });
         }
         return String.join(" beside ", parts);
     }
 
     private static List<String> policyGroups(DeclaredApis apis) {
-        ControllerPolicy.Scope any = new ControllerPolicy.Scope("aws", "region", "account", "cluster", "arn", "queue", "role");
-        return ControllerPolicy.groups(apis, any).stream().map(ControllerPolicy.Group::name).toList();
+        ControllerPolicy.Scope any =
+                new ControllerPolicy.Scope("aws", "region", "account", "cluster", "arn", "queue", "role");
+        return ControllerPolicy.groups(apis, any).stream()
+                .map(ControllerPolicy.Group::name)
+                .toList();
     }
 
     private static String valueKeys(DeclaredApis apis) {
-        List<String> keys = new ArrayList<>(List.of(apis.valueKeys().clusterName().toString(),
-                apis.valueKeys().clusterEndpoint().toString(), apis.valueKeys().interruptionQueue().toString()));
+        List<String> keys = new ArrayList<>(List.of(
+                apis.valueKeys().clusterName().toString(),
+                apis.valueKeys().clusterEndpoint().toString(),
+                apis.valueKeys().interruptionQueue().toString()));
         apis.valueKeys().defaultInstanceProfile().ifPresent(path -> keys.add(path.toString()));
         return String.join(", ", keys);
     }
@@ -198,8 +227,10 @@ public final class UpgradePathCommand {
     }
 
     private static String policyChange(List<String> before, List<String> after) {
-        List<String> added = after.stream().filter(name -> !before.contains(name)).toList();
-        List<String> removed = before.stream().filter(name -> !after.contains(name)).toList();
+        List<String> added =
+                after.stream().filter(name -> !before.contains(name)).toList();
+        List<String> removed =
+                before.stream().filter(name -> !after.contains(name)).toList();
         String change = (added.isEmpty() ? "" : "; added " + String.join(", ", added))
                 + (removed.isEmpty() ? "" : "; removed " + String.join(", ", removed));
         return change.isEmpty() ? " (same policies)" : change;
@@ -232,26 +263,33 @@ public final class UpgradePathCommand {
                     + " kubectl get nodes -l karpenter.sh/provisioner-name prints nothing");
         }
         if (step.kept().orElse(null) == ApiGeneration.V1BETA1 && next.kept().isEmpty()) {
-            checks.add("the conversion webhooks answer: kubectl get nodepools.v1.karpenter.sh,ec2nodeclasses.v1.karpenter.k8s.aws");
+            checks.add(
+                    "the conversion webhooks answer: kubectl get nodepools.v1.karpenter.sh,ec2nodeclasses.v1.karpenter.k8s.aws");
         }
-        if (step.release().major() == 1 && step.release().minor() == 0 && next.release().minor() > 0) {
-            checks.add("every object is stored as v1 (1.0.6 and later migrate them): kubectl get crd nodepools.karpenter.sh"
-                    + " nodeclaims.karpenter.sh ec2nodeclasses.karpenter.k8s.aws -o jsonpath='{.items[*].status.storedVersions}'"
-                    + " prints only v1");
+        if (step.release().major() == 1
+                && step.release().minor() == 0
+                && next.release().minor() > 0) {
+            checks.add(
+                    "every object is stored as v1 (1.0.6 and later migrate them): kubectl get crd nodepools.karpenter.sh"
+                            + " nodeclaims.karpenter.sh ec2nodeclasses.karpenter.k8s.aws -o jsonpath='{.items[*].status.storedVersions}'"
+                            + " prints only v1");
         }
         return checks;
     }
 
-    private static void waysThrough(PrintStream out, ClusterConfig config, DeclaredApis step, KarpenterRelease target,
-            String kubernetes) {
+    private static void waysThrough(
+            PrintStream out, ClusterConfig config, DeclaredApis step, KarpenterRelease target, String kubernetes) {
         String cluster = config.clusterName();
-        out.println("   ! Kubernetes " + kubernetes + " is outside " + step.release().chartVersion()
-                + "'s range: its plan fails. Ways through:");
-        out.println("     a) take this step anyway: add upgrade_override = \"" + step.release().chartVersion()
+        out.println("   ! Kubernetes " + kubernetes + " is outside "
+                + step.release().chartVersion() + "'s range: its plan fails. Ways through:");
+        out.println("     a) take this step anyway: add upgrade_override = \""
+                + step.release().chartVersion()
                 + "\" for this deploy (it waives the range check and the step guard for this version only; upstream"
                 + " does not test the combination), then remove it");
-        out.println("     b) install " + target.chartVersion() + " fresh, keeping IAM and the queue: npx --yes cdktf-cli@0.19.2"
-                + " destroy " + cluster + "-nodepools " + cluster + "-karpenter (Karpenter drains and terminates its nodes"
+        out.println("     b) install " + target.chartVersion()
+                + " fresh, keeping IAM and the queue: npx --yes cdktf-cli@0.19.2"
+                + " destroy " + cluster + "-nodepools " + cluster
+                + "-karpenter (Karpenter drains and terminates its nodes"
                 + " first), then karpenter_chart_version = \"" + target.chartVersion() + "\" and upgrade_override = \""
                 + target.chartVersion() + "\", " + DEPLOY + ", and remove upgrade_override");
     }
@@ -270,8 +308,12 @@ public final class UpgradePathCommand {
     }
 
     /** The command line. */
-    record Options(Optional<String> from, Optional<String> fromApi, Optional<String> to, Optional<String> kubernetes,
-                   Optional<Path> tfvars) {
+    record Options(
+            Optional<String> from,
+            Optional<String> fromApi,
+            Optional<String> to,
+            Optional<String> kubernetes,
+            Optional<Path> tfvars) {
         static Options parse(String[] args) {
             Map<String, String> named = new LinkedHashMap<>();
             Path tfvars = null;
@@ -291,14 +333,19 @@ public final class UpgradePathCommand {
             Optional<String> kubernetes = Optional.ofNullable(named.get("--kubernetes"));
             kubernetes.ifPresent(version -> {
                 if (!version.matches("1\\.[0-9]+")) {
-                    throw new ConfigException("--kubernetes must be a Kubernetes minor version such as 1.29, got \"" + version + "\"");
+                    throw new ConfigException(
+                            "--kubernetes must be a Kubernetes minor version such as 1.29, got \"" + version + "\"");
                 }
             });
             if (named.containsKey("--from-api") && !named.containsKey("--from")) {
                 throw new ConfigException("--from-api needs --from; " + USAGE);
             }
-            return new Options(Optional.ofNullable(named.get("--from")), Optional.ofNullable(named.get("--from-api")),
-                    Optional.ofNullable(named.get("--to")), kubernetes, Optional.ofNullable(tfvars));
+            return new Options(
+                    Optional.ofNullable(named.get("--from")),
+                    Optional.ofNullable(named.get("--from-api")),
+                    Optional.ofNullable(named.get("--to")),
+                    kubernetes,
+                    Optional.ofNullable(tfvars));
         }
     }
 }

@@ -19,8 +19,7 @@ import java.util.List;
  * along the same lines.
  */
 public final class ControllerPolicy {
-    private ControllerPolicy() {
-    }
+    private ControllerPolicy() {}
 
     /**
      * The statement groups of {@code release}, each to become one managed policy. Statements are the policy model's
@@ -29,7 +28,8 @@ public final class ControllerPolicy {
     public static List<Group> groups(KarpenterRelease release, Scope scope) {
         return switch (release.apiGeneration()) {
             case V1ALPHA5 -> ControllerPolicyV1Alpha5.groups(scope);
-            case V1BETA1 -> ControllerPolicyV1Beta1.groups(scope, release.minor() == KarpenterRelease.FIRST_V1BETA1_MINOR);
+            case V1BETA1 ->
+                ControllerPolicyV1Beta1.groups(scope, release.minor() == KarpenterRelease.FIRST_V1BETA1_MINOR);
             case V1 -> ControllerPolicyV1.groups(scope);
         };
     }
@@ -49,7 +49,8 @@ public final class ControllerPolicy {
                 case V1 -> throw new IllegalStateException("no generation follows v1");
             };
             String spelling = DeclaredApis.spelling(kept);
-            groups.add(new Group(previous.name() + Character.toUpperCase(spelling.charAt(0)) + spelling.substring(1),
+            groups.add(new Group(
+                    previous.name() + Character.toUpperCase(spelling.charAt(0)) + spelling.substring(1),
                     previous.statements()));
         });
         return List.copyOf(groups);
@@ -60,42 +61,57 @@ public final class ControllerPolicy {
      * KMS key (queue_kms_key_id) can only be read by a controller that may decrypt with that key.
      */
     public static Group queueEncryption(String keyArn) {
-        return new Group("QueueEncryption", List.of(
-                Statement.allow("AllowInterruptionQueueDecryption", List.of("kms:Decrypt"), List.of(keyArn))));
+        return new Group(
+                "QueueEncryption",
+                List.of(Statement.allow("AllowInterruptionQueueDecryption", List.of("kms:Decrypt"), List.of(keyArn))));
     }
 
     /** The 0.x regional reads, which the v1beta1 releases keep unchanged. */
-    static final List<String> V0_REGIONAL_READS = List.of("ec2:DescribeAvailabilityZones", "ec2:DescribeImages",
-            "ec2:DescribeInstances", "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes",
-            "ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory",
+    static final List<String> V0_REGIONAL_READS = List.of(
+            "ec2:DescribeAvailabilityZones",
+            "ec2:DescribeImages",
+            "ec2:DescribeInstances",
+            "ec2:DescribeInstanceTypeOfferings",
+            "ec2:DescribeInstanceTypes",
+            "ec2:DescribeLaunchTemplates",
+            "ec2:DescribeSecurityGroups",
+            "ec2:DescribeSpotPriceHistory",
             "ec2:DescribeSubnets");
 
     /** The interruption queue's messages: every generation reads and deletes them; some read attributes too. */
     static Group interruption(Scope s, List<String> actions) {
-        return new Group("Interruption", List.of(Statement.allow("AllowInterruptionQueueActions", actions, List.of(s.queueArn()))));
+        return new Group(
+                "Interruption",
+                List.of(Statement.allow("AllowInterruptionQueueActions", actions, List.of(s.queueArn()))));
     }
 
     /** Read-only EC2 calls, limited to this region. */
     static Statement regionalReads(Scope s, List<String> actions) {
-        return Statement.allow("AllowRegionalReadActions", actions, List.of("*"), stringEquals("aws:RequestedRegion", s.region()));
+        return Statement.allow(
+                "AllowRegionalReadActions", actions, List.of("*"), stringEquals("aws:RequestedRegion", s.region()));
     }
 
     /** Since v1beta1: the public EKS AMI parameters of this region, and the price list. */
     static List<Statement> ssmAndPricingReads(Scope s) {
         return List.of(
-                Statement.allow("AllowSSMReadActions", List.of("ssm:GetParameter"), List.of(s.ssmParameter("aws/service/*"))),
+                Statement.allow(
+                        "AllowSSMReadActions", List.of("ssm:GetParameter"), List.of(s.ssmParameter("aws/service/*"))),
                 Statement.allow("AllowPricingReadActions", List.of("pricing:GetProducts"), List.of("*")));
     }
 
     /** Passing the node role, and only it, to EC2 ({@code services}: the EC2 principals of the partitions). */
     static Statement passNodeRole(Scope s, String... services) {
-        return Statement.allow("AllowPassingInstanceRole", List.of("iam:PassRole"), List.of(s.nodeRoleArn()),
+        return Statement.allow(
+                "AllowPassingInstanceRole",
+                List.of("iam:PassRole"),
+                List.of(s.nodeRoleArn()),
                 stringEquals("iam:PassedToService", services));
     }
 
     /** Terminating instances and deleting launch templates of this cluster's pools only. */
     static Statement scopedDeletion(Scope s, String poolTag) {
-        return Statement.allow("AllowScopedDeletion",
+        return Statement.allow(
+                "AllowScopedDeletion",
                 List.of("ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"),
                 List.of(s.ec2("instance/*"), s.ec2("launch-template/*")),
                 stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
@@ -104,8 +120,10 @@ public final class ControllerPolicy {
 
     /** The same in every generation: the controller reads the cluster's API endpoint. */
     static Group eksIntegration(Scope s) {
-        return new Group("EKSIntegration", List.of(
-                Statement.allow("AllowAPIServerEndpointDiscovery", List.of("eks:DescribeCluster"), List.of(s.clusterArn()))));
+        return new Group(
+                "EKSIntegration",
+                List.of(Statement.allow(
+                        "AllowAPIServerEndpointDiscovery", List.of("eks:DescribeCluster"), List.of(s.clusterArn()))));
     }
 
     /**
@@ -114,8 +132,14 @@ public final class ControllerPolicy {
      * @param clusterArn  the cluster's ARN, i.e. {@code arn:<partition>:eks:<region>:<account>:cluster/<name>}
      * @param nodeRoleArn the role Karpenter's nodes use, the only role the controller may pass
      */
-    public record Scope(String partition, String region, String accountId, String clusterName, String clusterArn,
-                        String queueArn, String nodeRoleArn) {
+    public record Scope(
+            String partition,
+            String region,
+            String accountId,
+            String clusterName,
+            String clusterArn,
+            String queueArn,
+            String nodeRoleArn) {
 
         /** An EC2 resource in this region, owned by any account (shared subnets and security groups included). */
         String ec2(String resource) {

@@ -6,9 +6,9 @@ import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEq
 import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringLike;
 import static dev.platform.karpenter.policy.IamPolicyDocument.Statement.allow;
 
+import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
 import dev.platform.karpenter.versions.ControllerPolicy.Group;
 import dev.platform.karpenter.versions.ControllerPolicy.Scope;
-import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,96 +24,136 @@ final class ControllerPolicyV1 {
     private static final String EKS_CLUSTER_TAG = "eks:eks-cluster-name";
     private static final String REGION_TAG = "topology.kubernetes.io/region";
 
-    private ControllerPolicyV1() {
-    }
+    private ControllerPolicyV1() {}
 
     static List<Group> groups(Scope s) {
-        return List.of(nodeLifecycle(s), iamIntegration(s),
+        return List.of(
+                nodeLifecycle(s),
+                iamIntegration(s),
                 ControllerPolicy.eksIntegration(s),
                 ControllerPolicy.interruption(s, List.of("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage")),
                 resourceDiscovery(s),
-                new Group("ZonalShift", List.of(
-                        allow("AllowZonalShiftStatusReadOnly",
+                new Group(
+                        "ZonalShift",
+                        List.of(allow(
+                                "AllowZonalShiftStatusReadOnly",
                                 List.of("arc-zonal-shift:GetManagedResource"),
                                 List.of("*"),
                                 stringEquals("arc-zonal-shift:ResourceIdentifier", s.clusterArn())))));
     }
 
     private static Group nodeLifecycle(Scope s) {
-        List<String> taggedOnCreation = List.of(s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"),
-                s.ec2("network-interface/*"), s.ec2("launch-template/*"), s.ec2("spot-instances-request/*"));
-        return new Group("NodeLifecycle", List.of(
-                allow("AllowScopedEC2InstanceAccessActions",
-                        List.of("ec2:RunInstances", "ec2:CreateFleet"),
-                        List.of(s.ec2WithoutAccount("image/*"), s.ec2WithoutAccount("snapshot/*"),
-                                s.ec2("security-group/*"), s.ec2("subnet/*"), s.ec2("capacity-reservation/*"),
-                                s.ec2("placement-group/*"))),
-                allow("AllowScopedEC2LaunchTemplateAccessActions",
-                        List.of("ec2:RunInstances", "ec2:CreateFleet"),
-                        List.of(s.ec2("launch-template/*")),
-                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                        stringLike("aws:ResourceTag/" + POOL_TAG, "*")),
-                allow("AllowScopedEC2InstanceActionsWithTags",
-                        List.of("ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"),
-                        taggedOnCreation,
-                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                        stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
-                        stringLike("aws:RequestTag/" + POOL_TAG, "*")),
-                allow("AllowScopedResourceCreationTagging",
-                        List.of("ec2:CreateTags"),
-                        taggedOnCreation,
-                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                        stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
-                        stringEquals("ec2:CreateAction", "RunInstances", "CreateFleet", "CreateLaunchTemplate"),
-                        stringLike("aws:RequestTag/" + POOL_TAG, "*")),
-                allow("AllowScopedResourceTagging",
-                        List.of("ec2:CreateTags"),
-                        List.of(s.ec2("instance/*")),
-                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                        stringLike("aws:ResourceTag/" + POOL_TAG, "*"),
-                        stringEqualsIfExists("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
-                        forAllValuesStringEquals("aws:TagKeys", EKS_CLUSTER_TAG, "karpenter.sh/nodeclaim", "Name")),
-                ControllerPolicy.scopedDeletion(s, POOL_TAG)));
+        List<String> taggedOnCreation = List.of(
+                s.ec2("fleet/*"),
+                s.ec2("instance/*"),
+                s.ec2("volume/*"),
+                s.ec2("network-interface/*"),
+                s.ec2("launch-template/*"),
+                s.ec2("spot-instances-request/*"));
+        return new Group(
+                "NodeLifecycle",
+                List.of(
+                        allow(
+                                "AllowScopedEC2InstanceAccessActions",
+                                List.of("ec2:RunInstances", "ec2:CreateFleet"),
+                                List.of(
+                                        s.ec2WithoutAccount("image/*"),
+                                        s.ec2WithoutAccount("snapshot/*"),
+                                        s.ec2("security-group/*"),
+                                        s.ec2("subnet/*"),
+                                        s.ec2("capacity-reservation/*"),
+                                        s.ec2("placement-group/*"))),
+                        allow(
+                                "AllowScopedEC2LaunchTemplateAccessActions",
+                                List.of("ec2:RunInstances", "ec2:CreateFleet"),
+                                List.of(s.ec2("launch-template/*")),
+                                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                                stringLike("aws:ResourceTag/" + POOL_TAG, "*")),
+                        allow(
+                                "AllowScopedEC2InstanceActionsWithTags",
+                                List.of("ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"),
+                                taggedOnCreation,
+                                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                                stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
+                                stringLike("aws:RequestTag/" + POOL_TAG, "*")),
+                        allow(
+                                "AllowScopedResourceCreationTagging",
+                                List.of("ec2:CreateTags"),
+                                taggedOnCreation,
+                                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                                stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
+                                stringEquals("ec2:CreateAction", "RunInstances", "CreateFleet", "CreateLaunchTemplate"),
+                                stringLike("aws:RequestTag/" + POOL_TAG, "*")),
+                        allow(
+                                "AllowScopedResourceTagging",
+                                List.of("ec2:CreateTags"),
+                                List.of(s.ec2("instance/*")),
+                                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                                stringLike("aws:ResourceTag/" + POOL_TAG, "*"),
+                                stringEqualsIfExists("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
+                                forAllValuesStringEquals(
+                                        "aws:TagKeys", EKS_CLUSTER_TAG, "karpenter.sh/nodeclaim", "Name")),
+                        ControllerPolicy.scopedDeletion(s, POOL_TAG)));
     }
 
     private static Group iamIntegration(Scope s) {
         String instanceProfiles = s.iam("instance-profile/*");
-        return new Group("IAMIntegration", List.of(
-                ControllerPolicy.passNodeRole(s, "ec2.amazonaws.com", "ec2.amazonaws.com.cn"),
-                allow("AllowScopedInstanceProfileCreationActions",
-                        List.of("iam:CreateInstanceProfile"),
-                        List.of(instanceProfiles),
-                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                        stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
-                        stringEquals("aws:RequestTag/" + REGION_TAG, s.region()),
-                        stringLike("aws:RequestTag/" + NODE_CLASS_TAG, "*")),
-                allow("AllowScopedInstanceProfileTagActions",
-                        List.of("iam:TagInstanceProfile"),
-                        List.of(instanceProfiles),
-                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                        stringEquals("aws:ResourceTag/" + REGION_TAG, s.region()),
-                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                        stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
-                        stringEquals("aws:RequestTag/" + REGION_TAG, s.region()),
-                        stringLike("aws:ResourceTag/" + NODE_CLASS_TAG, "*"),
-                        stringLike("aws:RequestTag/" + NODE_CLASS_TAG, "*")),
-                allow("AllowScopedInstanceProfileActions",
-                        List.of("iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"),
-                        List.of(instanceProfiles),
-                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                        stringEquals("aws:ResourceTag/" + REGION_TAG, s.region()),
-                        stringLike("aws:ResourceTag/" + NODE_CLASS_TAG, "*"))));
+        return new Group(
+                "IAMIntegration",
+                List.of(
+                        ControllerPolicy.passNodeRole(s, "ec2.amazonaws.com", "ec2.amazonaws.com.cn"),
+                        allow(
+                                "AllowScopedInstanceProfileCreationActions",
+                                List.of("iam:CreateInstanceProfile"),
+                                List.of(instanceProfiles),
+                                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                                stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
+                                stringEquals("aws:RequestTag/" + REGION_TAG, s.region()),
+                                stringLike("aws:RequestTag/" + NODE_CLASS_TAG, "*")),
+                        allow(
+                                "AllowScopedInstanceProfileTagActions",
+                                List.of("iam:TagInstanceProfile"),
+                                List.of(instanceProfiles),
+                                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                                stringEquals("aws:ResourceTag/" + REGION_TAG, s.region()),
+                                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                                stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
+                                stringEquals("aws:RequestTag/" + REGION_TAG, s.region()),
+                                stringLike("aws:ResourceTag/" + NODE_CLASS_TAG, "*"),
+                                stringLike("aws:RequestTag/" + NODE_CLASS_TAG, "*")),
+                        allow(
+                                "AllowScopedInstanceProfileActions",
+                                List.of(
+                                        "iam:AddRoleToInstanceProfile",
+                                        "iam:RemoveRoleFromInstanceProfile",
+                                        "iam:DeleteInstanceProfile"),
+                                List.of(instanceProfiles),
+                                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                                stringEquals("aws:ResourceTag/" + REGION_TAG, s.region()),
+                                stringLike("aws:ResourceTag/" + NODE_CLASS_TAG, "*"))));
     }
 
     private static Group resourceDiscovery(Scope s) {
-        List<Statement> statements = new ArrayList<>(List.of(
-                ControllerPolicy.regionalReads(s, List.of("ec2:DescribeCapacityReservations", "ec2:DescribeImages",
-                        "ec2:DescribeInstances", "ec2:DescribeInstanceStatus", "ec2:DescribeInstanceTypeOfferings",
-                        "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates", "ec2:DescribePlacementGroups",
-                        "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"))));
+        List<Statement> statements = new ArrayList<>(List.of(ControllerPolicy.regionalReads(
+                s,
+                List.of(
+                        "ec2:DescribeCapacityReservations",
+                        "ec2:DescribeImages",
+                        "ec2:DescribeInstances",
+                        "ec2:DescribeInstanceStatus",
+                        "ec2:DescribeInstanceTypeOfferings",
+                        "ec2:DescribeInstanceTypes",
+                        "ec2:DescribeLaunchTemplates",
+                        "ec2:DescribePlacementGroups",
+                        "ec2:DescribeSecurityGroups",
+                        "ec2:DescribeSpotPriceHistory",
+                        "ec2:DescribeSubnets"))));
         statements.addAll(ControllerPolicy.ssmAndPricingReads(s));
-        statements.add(allow("AllowUnscopedInstanceProfileListAction", List.of("iam:ListInstanceProfiles"), List.of("*")));
-        statements.add(allow("AllowInstanceProfileReadActions", List.of("iam:GetInstanceProfile"),
+        statements.add(
+                allow("AllowUnscopedInstanceProfileListAction", List.of("iam:ListInstanceProfiles"), List.of("*")));
+        statements.add(allow(
+                "AllowInstanceProfileReadActions",
+                List.of("iam:GetInstanceProfile"),
                 List.of(s.iam("instance-profile/*"))));
         return new Group("ResourceDiscovery", statements);
     }

@@ -17,51 +17,77 @@ import java.util.List;
 final class ControllerPolicyV1Alpha5 {
     private static final String POOL_TAG = ApiGeneration.V1ALPHA5.poolLabel();
 
-    private ControllerPolicyV1Alpha5() {
-    }
+    private ControllerPolicyV1Alpha5() {}
 
     static List<Group> groups(Scope s) {
         return List.of(
-                new Group("NodeLifecycle", List.of(
-                        allow("AllowScopedEC2InstanceActions",
-                                List.of("ec2:RunInstances", "ec2:CreateFleet"),
-                                List.of(s.ec2WithoutAccount("image/*"), s.ec2WithoutAccount("snapshot/*"),
-                                        s.ec2("spot-instances-request/*"), s.ec2("security-group/*"),
-                                        s.ec2("subnet/*"), s.ec2("launch-template/*"))),
-                        allow("AllowScopedEC2LaunchTemplateActions",
-                                List.of("ec2:CreateLaunchTemplate"),
-                                List.of(s.ec2("launch-template/*")),
-                                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                                stringLike("aws:RequestTag/" + POOL_TAG, "*")),
-                        allow("AllowScopedEC2InstanceActionsWithTags",
-                                List.of("ec2:RunInstances", "ec2:CreateFleet"),
-                                List.of(s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"),
-                                        s.ec2("network-interface/*")),
-                                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                                stringLike("aws:RequestTag/" + POOL_TAG, "*")),
-                        allow("AllowScopedResourceCreationTagging",
-                                List.of("ec2:CreateTags"),
-                                List.of(s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"),
-                                        s.ec2("network-interface/*"), s.ec2("launch-template/*")),
-                                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                                stringEquals("ec2:CreateAction", "RunInstances", "CreateFleet", "CreateLaunchTemplate"),
-                                stringLike("aws:RequestTag/" + POOL_TAG, "*")),
-                        allow("AllowMachineMigrationTagging",
-                                List.of("ec2:CreateTags"),
-                                List.of(s.ec2("instance/*")),
-                                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                                stringEquals("aws:RequestTag/karpenter.sh/managed-by", s.clusterName()),
-                                stringLike("aws:RequestTag/" + POOL_TAG, "*"),
-                                forAllValuesStringEquals("aws:TagKeys", POOL_TAG, "karpenter.sh/managed-by")),
-                        ControllerPolicy.scopedDeletion(s, POOL_TAG))),
+                new Group(
+                        "NodeLifecycle",
+                        List.of(
+                                allow(
+                                        "AllowScopedEC2InstanceActions",
+                                        List.of("ec2:RunInstances", "ec2:CreateFleet"),
+                                        List.of(
+                                                s.ec2WithoutAccount("image/*"), s.ec2WithoutAccount("snapshot/*"),
+                                                s.ec2("spot-instances-request/*"), s.ec2("security-group/*"),
+                                                s.ec2("subnet/*"), s.ec2("launch-template/*"))),
+                                allow(
+                                        "AllowScopedEC2LaunchTemplateActions",
+                                        List.of("ec2:CreateLaunchTemplate"),
+                                        List.of(s.ec2("launch-template/*")),
+                                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                                        stringLike("aws:RequestTag/" + POOL_TAG, "*")),
+                                allow(
+                                        "AllowScopedEC2InstanceActionsWithTags",
+                                        List.of("ec2:RunInstances", "ec2:CreateFleet"),
+                                        List.of(
+                                                s.ec2("fleet/*"),
+                                                s.ec2("instance/*"),
+                                                s.ec2("volume/*"),
+                                                s.ec2("network-interface/*")),
+                                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                                        stringLike("aws:RequestTag/" + POOL_TAG, "*")),
+                                allow(
+                                        "AllowScopedResourceCreationTagging",
+                                        List.of("ec2:CreateTags"),
+                                        List.of(
+                                                s.ec2("fleet/*"),
+                                                s.ec2("instance/*"),
+                                                s.ec2("volume/*"),
+                                                s.ec2("network-interface/*"),
+                                                s.ec2("launch-template/*")),
+                                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                                        stringEquals(
+                                                "ec2:CreateAction",
+                                                "RunInstances",
+                                                "CreateFleet",
+                                                "CreateLaunchTemplate"),
+                                        stringLike("aws:RequestTag/" + POOL_TAG, "*")),
+                                allow(
+                                        "AllowMachineMigrationTagging",
+                                        List.of("ec2:CreateTags"),
+                                        List.of(s.ec2("instance/*")),
+                                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                                        stringEquals("aws:RequestTag/karpenter.sh/managed-by", s.clusterName()),
+                                        stringLike("aws:RequestTag/" + POOL_TAG, "*"),
+                                        forAllValuesStringEquals("aws:TagKeys", POOL_TAG, "karpenter.sh/managed-by")),
+                                ControllerPolicy.scopedDeletion(s, POOL_TAG))),
                 new Group("IAMIntegration", List.of(ControllerPolicy.passNodeRole(s, "ec2.amazonaws.com"))),
                 ControllerPolicy.eksIntegration(s),
-                ControllerPolicy.interruption(s,
-                        List.of("sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage")),
-                new Group("ResourceDiscovery", List.of(
-                        ControllerPolicy.regionalReads(s, ControllerPolicy.V0_REGIONAL_READS),
-                        allow("AllowGlobalReadActions",
-                                List.of("pricing:GetProducts", "ssm:GetParameter"),
-                                List.of("*")))));
+                ControllerPolicy.interruption(
+                        s,
+                        List.of(
+                                "sqs:DeleteMessage",
+                                "sqs:GetQueueAttributes",
+                                "sqs:GetQueueUrl",
+                                "sqs:ReceiveMessage")),
+                new Group(
+                        "ResourceDiscovery",
+                        List.of(
+                                ControllerPolicy.regionalReads(s, ControllerPolicy.V0_REGIONAL_READS),
+                                allow(
+                                        "AllowGlobalReadActions",
+                                        List.of("pricing:GetProducts", "ssm:GetParameter"),
+                                        List.of("*")))));
     }
 }

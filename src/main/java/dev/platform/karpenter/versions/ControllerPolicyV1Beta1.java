@@ -5,10 +5,10 @@ import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEq
 import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringLike;
 import static dev.platform.karpenter.policy.IamPolicyDocument.Statement.allow;
 
-import dev.platform.karpenter.versions.ControllerPolicy.Group;
-import dev.platform.karpenter.versions.ControllerPolicy.Scope;
 import dev.platform.karpenter.policy.IamPolicyDocument.Condition;
 import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
+import dev.platform.karpenter.versions.ControllerPolicy.Group;
+import dev.platform.karpenter.versions.ControllerPolicy.Scope;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -27,53 +27,75 @@ final class ControllerPolicyV1Beta1 {
     private static final String RESOURCE = "aws:ResourceTag/";
     private static final String REQUEST = "aws:RequestTag/";
 
-    private ControllerPolicyV1Beta1() {
-    }
+    private ControllerPolicyV1Beta1() {}
 
     /** @param v032 the 0.32 template (unscoped launch templates, queue attributes read) rather than 0.37's */
     static List<Group> groups(Scope s, boolean v032) {
-        return List.of(nodeLifecycle(s, v032), iamIntegration(s),
+        return List.of(
+                nodeLifecycle(s, v032),
+                iamIntegration(s),
                 ControllerPolicy.eksIntegration(s),
-                ControllerPolicy.interruption(s, v032
-                        ? List.of("sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage")
-                        : List.of("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage")),
+                ControllerPolicy.interruption(
+                        s,
+                        v032
+                                ? List.of(
+                                        "sqs:DeleteMessage",
+                                        "sqs:GetQueueAttributes",
+                                        "sqs:GetQueueUrl",
+                                        "sqs:ReceiveMessage")
+                                : List.of("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage")),
                 resourceDiscovery(s));
     }
 
     static Group nodeLifecycle(Scope s, boolean v032) {
-        List<String> taggedOnCreation = new ArrayList<>(List.of(s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"),
-                s.ec2("network-interface/*"), s.ec2("launch-template/*")));
+        List<String> taggedOnCreation = new ArrayList<>(List.of(
+                s.ec2("fleet/*"),
+                s.ec2("instance/*"),
+                s.ec2("volume/*"),
+                s.ec2("network-interface/*"),
+                s.ec2("launch-template/*")));
         List<Statement> statements = new ArrayList<>();
         if (v032) {
-            statements.add(allow("AllowScopedEC2InstanceActions",
+            statements.add(allow(
+                    "AllowScopedEC2InstanceActions",
                     List.of("ec2:RunInstances", "ec2:CreateFleet"),
-                    List.of(s.ec2WithoutAccount("image/*"), s.ec2WithoutAccount("snapshot/*"),
-                            s.ec2("spot-instances-request/*"), s.ec2("security-group/*"), s.ec2("subnet/*"),
+                    List.of(
+                            s.ec2WithoutAccount("image/*"),
+                            s.ec2WithoutAccount("snapshot/*"),
+                            s.ec2("spot-instances-request/*"),
+                            s.ec2("security-group/*"),
+                            s.ec2("subnet/*"),
                             s.ec2("launch-template/*"))));
         } else {
             taggedOnCreation.add(s.ec2("spot-instances-request/*"));
-            statements.add(allow("AllowScopedEC2InstanceAccessActions",
+            statements.add(allow(
+                    "AllowScopedEC2InstanceAccessActions",
                     List.of("ec2:RunInstances", "ec2:CreateFleet"),
-                    List.of(s.ec2WithoutAccount("image/*"), s.ec2WithoutAccount("snapshot/*"),
+                    List.of(
+                            s.ec2WithoutAccount("image/*"), s.ec2WithoutAccount("snapshot/*"),
                             s.ec2("security-group/*"), s.ec2("subnet/*"))));
-            statements.add(allow("AllowScopedEC2LaunchTemplateAccessActions",
+            statements.add(allow(
+                    "AllowScopedEC2LaunchTemplateAccessActions",
                     List.of("ec2:RunInstances", "ec2:CreateFleet"),
                     List.of(s.ec2("launch-template/*")),
                     stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
                     stringLike("aws:ResourceTag/" + POOL_TAG, "*")));
         }
-        statements.add(allow("AllowScopedEC2InstanceActionsWithTags",
+        statements.add(allow(
+                "AllowScopedEC2InstanceActionsWithTags",
                 List.of("ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"),
                 taggedOnCreation,
                 stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
                 stringLike("aws:RequestTag/" + POOL_TAG, "*")));
-        statements.add(allow("AllowScopedResourceCreationTagging",
+        statements.add(allow(
+                "AllowScopedResourceCreationTagging",
                 List.of("ec2:CreateTags"),
                 taggedOnCreation,
                 stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
                 stringEquals("ec2:CreateAction", "RunInstances", "CreateFleet", "CreateLaunchTemplate"),
                 stringLike("aws:RequestTag/" + POOL_TAG, "*")));
-        statements.add(allow("AllowScopedResourceTagging",
+        statements.add(allow(
+                "AllowScopedResourceTagging",
                 List.of("ec2:CreateTags"),
                 List.of(s.ec2("instance/*")),
                 stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
@@ -84,24 +106,32 @@ final class ControllerPolicyV1Beta1 {
     }
 
     private static Group iamIntegration(Scope s) {
-        return new Group("IAMIntegration", List.of(
-                ControllerPolicy.passNodeRole(s, "ec2.amazonaws.com"),
-                allow("AllowScopedInstanceProfileCreationActions",
-                        List.of("iam:CreateInstanceProfile"),
-                        List.of("*"),
-                        nodeClassProfile(s, REQUEST)),
-                allow("AllowScopedInstanceProfileTagActions",
-                        List.of("iam:TagInstanceProfile"),
-                        List.of("*"),
-                        Stream.concat(Stream.of(nodeClassProfile(s, RESOURCE)), Stream.of(nodeClassProfile(s, REQUEST)))
-                                .toArray(Condition[]::new)),
-                allow("AllowScopedInstanceProfileActions",
-                        List.of("iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"),
-                        List.of("*"),
-                        nodeClassProfile(s, RESOURCE)),
-                allow("AllowInstanceProfileReadActions",
-                        List.of("iam:GetInstanceProfile"),
-                        List.of("*"))));
+        return new Group(
+                "IAMIntegration",
+                List.of(
+                        ControllerPolicy.passNodeRole(s, "ec2.amazonaws.com"),
+                        allow(
+                                "AllowScopedInstanceProfileCreationActions",
+                                List.of("iam:CreateInstanceProfile"),
+                                List.of("*"),
+                                nodeClassProfile(s, REQUEST)),
+                        allow(
+                                "AllowScopedInstanceProfileTagActions",
+                                List.of("iam:TagInstanceProfile"),
+                                List.of("*"),
+                                Stream.concat(
+                                                Stream.of(nodeClassProfile(s, RESOURCE)),
+                                                Stream.of(nodeClassProfile(s, REQUEST)))
+                                        .toArray(Condition[]::new)),
+                        allow(
+                                "AllowScopedInstanceProfileActions",
+                                List.of(
+                                        "iam:AddRoleToInstanceProfile",
+                                        "iam:RemoveRoleFromInstanceProfile",
+                                        "iam:DeleteInstanceProfile"),
+                                List.of("*"),
+                                nodeClassProfile(s, RESOURCE)),
+                        allow("AllowInstanceProfileReadActions", List.of("iam:GetInstanceProfile"), List.of("*"))));
     }
 
     /**

@@ -13,7 +13,9 @@ import java.util.Optional;
  */
 public record DeclaredApis(KarpenterRelease release, Optional<ApiGeneration> retired) {
     /** 0.32 serves v1alpha5 beside v1beta1; 1.0 serves v1beta1 beside v1 through its conversion webhooks. */
-    private static final KarpenterRelease ALPHA_AND_BETA = new KarpenterRelease(0, KarpenterRelease.FIRST_V1BETA1_MINOR, 0);
+    private static final KarpenterRelease ALPHA_AND_BETA =
+            new KarpenterRelease(0, KarpenterRelease.FIRST_V1BETA1_MINOR, 0);
+
     private static final KarpenterRelease BETA_AND_V1 = new KarpenterRelease(1, 0, 0);
 
     /**
@@ -27,13 +29,25 @@ public record DeclaredApis(KarpenterRelease release, Optional<ApiGeneration> ret
             return keeping(release);
         }
         List<ApiGeneration> retirable = java.util.Arrays.stream(ApiGeneration.values())
-                .filter(generation -> generation.ordinal() < release.apiGeneration().ordinal()).toList();
+                .filter(generation ->
+                        generation.ordinal() < release.apiGeneration().ordinal())
+                .toList();
         List<String> names = retirable.stream().map(DeclaredApis::spelling).toList();
-        return retirable.stream().filter(generation -> spelling(generation).equals(retiredApi.get())).findFirst()
+        return retirable.stream()
+                .filter(generation -> spelling(generation).equals(retiredApi.get()))
+                .findFirst()
                 .map(generation -> new DeclaredApis(release, Optional.of(generation)))
-                .orElseThrow(() -> new IllegalArgumentException("retired_api \"" + retiredApi.get() + "\" cannot be retired with Karpenter "
-                        + release + (names.isEmpty() ? ": it serves v1alpha5 only; remove retired_api"
-                        : "; use " + String.join(" or ", names.stream().map(n -> "\"" + n + "\"").toList()))));
+                .orElseThrow(() -> new IllegalArgumentException("retired_api \"" + retiredApi.get()
+                        + "\" cannot be retired with Karpenter "
+                        + release
+                        + (names.isEmpty()
+                                ? ": it serves v1alpha5 only; remove retired_api"
+                                : "; use "
+                                        + String.join(
+                                                " or ",
+                                                names.stream()
+                                                        .map(n -> "\"" + n + "\"")
+                                                        .toList()))));
     }
 
     /** How tfvars and messages spell a generation: "v1alpha5", "v1beta1", "v1". */
@@ -48,13 +62,18 @@ public record DeclaredApis(KarpenterRelease release, Optional<ApiGeneration> ret
 
     /** Only the release's own generation declared. */
     public static DeclaredApis retiring(KarpenterRelease release) {
-        return new DeclaredApis(release, release.apiGeneration() == ApiGeneration.V1ALPHA5 ? Optional.empty()
-                : Optional.of(ApiGeneration.values()[release.apiGeneration().ordinal() - 1]));
+        return new DeclaredApis(
+                release,
+                release.apiGeneration() == ApiGeneration.V1ALPHA5
+                        ? Optional.empty()
+                        : Optional.of(
+                                ApiGeneration.values()[release.apiGeneration().ordinal() - 1]));
     }
 
     /** The previous generation, when this release still serves it and it has not been retired. */
     public Optional<ApiGeneration> kept() {
-        Optional<ApiGeneration> previous = sameMinor(ALPHA_AND_BETA) ? Optional.of(ApiGeneration.V1ALPHA5)
+        Optional<ApiGeneration> previous = sameMinor(ALPHA_AND_BETA)
+                ? Optional.of(ApiGeneration.V1ALPHA5)
                 : sameMinor(BETA_AND_V1) ? Optional.of(ApiGeneration.V1BETA1) : Optional.empty();
         return previous.filter(generation -> retired.isEmpty() || retired.get().ordinal() < generation.ordinal());
     }
@@ -73,7 +92,9 @@ public record DeclaredApis(KarpenterRelease release, Optional<ApiGeneration> ret
         if (kept.isEmpty()) {
             return List.of(release.apiGeneration());
         }
-        return kept.get() == ApiGeneration.V1ALPHA5 ? List.of(ApiGeneration.V1ALPHA5, ApiGeneration.V1BETA1) : List.of(kept.get());
+        return kept.get() == ApiGeneration.V1ALPHA5
+                ? List.of(ApiGeneration.V1ALPHA5, ApiGeneration.V1BETA1)
+                : List.of(kept.get());
     }
 
     /** The oldest generation declared: what the next step's guard must know about this deploy. */
@@ -84,7 +105,8 @@ public record DeclaredApis(KarpenterRelease release, Optional<ApiGeneration> ret
     /** Where the chart reads its values; 0.32 with Provisioners left also needs their instance profile. */
     public HelmValueKeys valueKeys() {
         return rendered().contains(ApiGeneration.V1ALPHA5) && release.apiGeneration() != ApiGeneration.V1ALPHA5
-                ? HelmValueKeys.V1_WITH_ALPHA_PROFILE : release.valueKeys();
+                ? HelmValueKeys.V1_WITH_ALPHA_PROFILE
+                : release.valueKeys();
     }
 
     /** An instance profile is made while v1alpha5 objects are declared: their nodes take it from the settings. */

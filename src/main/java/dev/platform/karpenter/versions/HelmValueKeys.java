@@ -17,6 +17,7 @@ public record HelmValueKeys(
 
     /** Keys both generations share. */
     public static final ValuePath SERVICE_ACCOUNT_NAME = ValuePath.of("serviceAccount", "name");
+
     public static final ValuePath SERVICE_ACCOUNT_ANNOTATIONS = ValuePath.of("serviceAccount", "annotations");
     public static final ValuePath REPLICAS = ValuePath.of("replicas");
     public static final ValuePath CONTROLLER_RESOURCES = ValuePath.of("controller", "resources");

@@ -18,6 +18,7 @@ public record KarpenterRelease(int major, int minor, int patch) {
     static final int LAST_V1BETA1_MINOR = 37;
     /** The registry spells chart versions with a leading "v" up to 0.34. */
     private static final int FIRST_MINOR_WITHOUT_V = 35;
+
     private static final Pattern SEMVER = Pattern.compile("v?(\\d+)\\.(\\d+)\\.(\\d+)");
 
     /** The newest 1.x minor this project generates for. */
@@ -38,7 +39,8 @@ public record KarpenterRelease(int major, int minor, int patch) {
         KarpenterRelease release = new KarpenterRelease(
                 Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)));
         if (!release.isSupported()) {
-            throw new IllegalArgumentException("karpenter_chart_version \"" + chartVersion + "\" is not supported; supported: " + SUPPORTED);
+            throw new IllegalArgumentException(
+                    "karpenter_chart_version \"" + chartVersion + "\" is not supported; supported: " + SUPPORTED);
         }
         return release;
     }
@@ -49,7 +51,8 @@ public record KarpenterRelease(int major, int minor, int patch) {
     }
 
     boolean isSupported() {
-        return (major == 0 && minor >= 30 && minor <= LAST_V1BETA1_MINOR) || (major == 1 && minor >= 0 && minor <= NEWEST_V1_MINOR);
+        return (major == 0 && minor >= 30 && minor <= LAST_V1BETA1_MINOR)
+                || (major == 1 && minor >= 0 && minor <= NEWEST_V1_MINOR);
     }
 
     /** The API generation of the pools this release serves as its own (0.32 still serves v1alpha5 beside it). */
@@ -78,8 +81,9 @@ public record KarpenterRelease(int major, int minor, int patch) {
      * 1.25-1.30, 1.0.5 and later: 1.25-1.31, 1.14: 1.26-1.36), for every release the matrix lists.
      */
     public KubernetesRange supportedKubernetes() {
-        return KubernetesSupport.of(major, minor, patch).orElseThrow(() ->
-                new IllegalStateException("upstream's support matrix has no row for Karpenter " + chartVersion()));
+        return KubernetesSupport.of(major, minor, patch)
+                .orElseThrow(() -> new IllegalStateException(
+                        "upstream's support matrix has no row for Karpenter " + chartVersion()));
     }
 
     /**

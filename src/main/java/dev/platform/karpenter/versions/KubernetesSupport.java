@@ -43,16 +43,39 @@ public final class KubernetesSupport {
 
     /** Every row of upstream's matrix, duplicates left out, in upstream's order. */
     public static final List<Row> ROWS = List.of(
-            row(0, 21, 0, 21, 24), row(0, 22, 0, 21, 24), row(0, 23, 0, 21, 24), row(0, 24, 0, 21, 24),
-            row(0, 25, 0, 21, 25), row(0, 26, 0, 21, 25), row(0, 27, 0, 21, 25),
-            row(0, 28, 0, 23, 27), row(0, 29, 0, 23, 27), row(0, 30, 0, 23, 27), row(0, 31, 0, 23, 28),
-            row(0, 32, 0, 23, 28), row(0, 33, 0, 23, 28), row(0, 34, 0, 23, 29), row(0, 35, 0, 23, 29),
-            row(0, 36, 0, 23, 29), row(0, 37, 0, 23, 30),
-            row(1, 0, 0, 25, 30), row(1, 0, 5, 25, 31), row(1, 1, 0, 25, 31),
-            row(1, 2, 0, 25, 32), row(1, 3, 0, 25, 32), row(1, 4, 0, 25, 32),
-            row(1, 5, 0, 26, 33), row(1, 6, 0, 26, 34), row(1, 7, 0, 26, 34), row(1, 8, 0, 26, 34),
-            row(1, 9, 0, 26, 35), row(1, 10, 0, 26, 35), row(1, 11, 0, 26, 35), row(1, 12, 0, 26, 35),
-            row(1, 13, 0, 26, 36), row(1, 14, 0, 26, 36));
+            row(0, 21, 0, 21, 24),
+            row(0, 22, 0, 21, 24),
+            row(0, 23, 0, 21, 24),
+            row(0, 24, 0, 21, 24),
+            row(0, 25, 0, 21, 25),
+            row(0, 26, 0, 21, 25),
+            row(0, 27, 0, 21, 25),
+            row(0, 28, 0, 23, 27),
+            row(0, 29, 0, 23, 27),
+            row(0, 30, 0, 23, 27),
+            row(0, 31, 0, 23, 28),
+            row(0, 32, 0, 23, 28),
+            row(0, 33, 0, 23, 28),
+            row(0, 34, 0, 23, 29),
+            row(0, 35, 0, 23, 29),
+            row(0, 36, 0, 23, 29),
+            row(0, 37, 0, 23, 30),
+            row(1, 0, 0, 25, 30),
+            row(1, 0, 5, 25, 31),
+            row(1, 1, 0, 25, 31),
+            row(1, 2, 0, 25, 32),
+            row(1, 3, 0, 25, 32),
+            row(1, 4, 0, 25, 32),
+            row(1, 5, 0, 26, 33),
+            row(1, 6, 0, 26, 34),
+            row(1, 7, 0, 26, 34),
+            row(1, 8, 0, 26, 34),
+            row(1, 9, 0, 26, 35),
+            row(1, 10, 0, 26, 35),
+            row(1, 11, 0, 26, 35),
+            row(1, 12, 0, 26, 35),
+            row(1, 13, 0, 26, 36),
+            row(1, 14, 0, 26, 36));
 
     /**
      * EKS publishes Amazon Linux 2 AMIs up to Kubernetes 1.32 and none for 1.33 or later (AL2023 and Bottlerocket
@@ -60,8 +83,7 @@ public final class KubernetesSupport {
      */
     static final int AL2_NEWEST_KUBERNETES_MINOR = 32;
 
-    private KubernetesSupport() {
-    }
+    private KubernetesSupport() {}
 
     /**
      * The Kubernetes versions a release supports: the most specific row that applies (the patch row from its patch
@@ -91,8 +113,14 @@ public final class KubernetesSupport {
      */
     public static Map<String, String> supportedReleasesByKubernetesVersion() {
         List<Row> supported = supportedRows();
-        int oldest = supported.stream().mapToInt(row -> row.kubernetes().minMinor()).min().orElseThrow();
-        int newest = supported.stream().mapToInt(row -> row.kubernetes().maxMinor()).max().orElseThrow();
+        int oldest = supported.stream()
+                .mapToInt(row -> row.kubernetes().minMinor())
+                .min()
+                .orElseThrow();
+        int newest = supported.stream()
+                .mapToInt(row -> row.kubernetes().maxMinor())
+                .max()
+                .orElseThrow();
         Map<String, String> advice = new LinkedHashMap<>();
         for (int kubernetes = oldest; kubernetes <= newest; kubernetes++) {
             advice.put("1." + kubernetes, String.join(" or ", spans(kubernetes)));

@@ -14,6 +14,7 @@ import java.util.Set;
 public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
     /** AMI families as Karpenter's amiFamily spells them (and the tfvars' ami_family). */
     public static final String BOTTLEROCKET = "Bottlerocket";
+
     public static final String AL2023 = "AL2023";
     public static final String AL2 = "AL2";
     private static final int FIRST_AL2023_MINOR = 33;
@@ -23,8 +24,13 @@ public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
      * v1alpha1 AWSNodeTemplate, v1beta1 and v1 EC2NodeClass, so a key accepted now is not rejected by a later
      * generation on the way to 1.x).
      */
-    static final List<String> RESERVED_TAG_KEYS = List.of("karpenter.sh/provisioner-name", "karpenter.sh/managed-by",
-            "karpenter.sh/nodepool", "karpenter.sh/nodeclaim", "karpenter.k8s.aws/ec2nodeclass", "eks:eks-cluster-name");
+    static final List<String> RESERVED_TAG_KEYS = List.of(
+            "karpenter.sh/provisioner-name",
+            "karpenter.sh/managed-by",
+            "karpenter.sh/nodepool",
+            "karpenter.sh/nodeclaim",
+            "karpenter.k8s.aws/ec2nodeclass",
+            "eks:eks-cluster-name");
     /** Karpenter's CEL rule rejects every key starting with this (the cluster ownership tag). */
     static final String RESERVED_TAG_PREFIX = "kubernetes.io/cluster";
 
@@ -94,23 +100,50 @@ public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
     }
 
     /** Label keys Karpenter 1.x lets a NodePool set in the karpenter.k8s.aws domain (its CRD's CEL rule, 1.14). */
-    private static final Set<String> V1_AWS_LABELS = Set.of("instance-tenancy", "capacity-reservation-type",
-            "capacity-reservation-id", "capacity-reservation-interruptible", "ec2nodeclass",
-            "instance-encryption-in-transit-supported", "instance-category", "instance-hypervisor", "instance-family",
-            "instance-generation", "instance-local-nvme", "instance-size", "instance-cpu", "instance-cpu-manufacturer",
-            "instance-cpu-sustained-clock-speed-mhz", "instance-memory", "instance-ebs-bandwidth",
-            "instance-network-bandwidth", "instance-gpu-name", "instance-gpu-manufacturer", "instance-gpu-count",
-            "instance-gpu-memory", "instance-accelerator-name", "instance-accelerator-manufacturer",
-            "instance-accelerator-count", "instance-capability-flex", "placement-group-id", "placement-group-partition");
+    private static final Set<String> V1_AWS_LABELS = Set.of(
+            "instance-tenancy",
+            "capacity-reservation-type",
+            "capacity-reservation-id",
+            "capacity-reservation-interruptible",
+            "ec2nodeclass",
+            "instance-encryption-in-transit-supported",
+            "instance-category",
+            "instance-hypervisor",
+            "instance-family",
+            "instance-generation",
+            "instance-local-nvme",
+            "instance-size",
+            "instance-cpu",
+            "instance-cpu-manufacturer",
+            "instance-cpu-sustained-clock-speed-mhz",
+            "instance-memory",
+            "instance-ebs-bandwidth",
+            "instance-network-bandwidth",
+            "instance-gpu-name",
+            "instance-gpu-manufacturer",
+            "instance-gpu-count",
+            "instance-gpu-memory",
+            "instance-accelerator-name",
+            "instance-accelerator-manufacturer",
+            "instance-accelerator-count",
+            "instance-capability-flex",
+            "placement-group-id",
+            "placement-group-partition");
     /** Well-known labels 0.x accepts although their domains are restricted (v1alpha5 WellKnownLabels). */
-    private static final Set<String> V0_WELL_KNOWN = Set.of("topology.kubernetes.io/zone",
-            "topology.kubernetes.io/region", "node.kubernetes.io/instance-type", "kubernetes.io/arch", "kubernetes.io/os",
-            "node.kubernetes.io/windows-build", "karpenter.sh/capacity-type");
+    private static final Set<String> V0_WELL_KNOWN = Set.of(
+            "topology.kubernetes.io/zone",
+            "topology.kubernetes.io/region",
+            "node.kubernetes.io/instance-type",
+            "kubernetes.io/arch",
+            "kubernetes.io/os",
+            "node.kubernetes.io/windows-build",
+            "karpenter.sh/capacity-type");
     /** Label domains 0.x reserves for Kubernetes and Karpenter, and the subdomains it still allows. */
-    private static final List<String> V0_RESTRICTED_DOMAINS = List.of("kubernetes.io", "k8s.io", "karpenter.sh",
-            "karpenter.k8s.aws");
-    private static final List<String> V0_DOMAIN_EXCEPTIONS = List.of("kops.k8s.io", "node.kubernetes.io",
-            "node-restriction.kubernetes.io");
+    private static final List<String> V0_RESTRICTED_DOMAINS =
+            List.of("kubernetes.io", "k8s.io", "karpenter.sh", "karpenter.k8s.aws");
+
+    private static final List<String> V0_DOMAIN_EXCEPTIONS =
+            List.of("kops.k8s.io", "node.kubernetes.io", "node-restriction.kubernetes.io");
 
     /**
      * Why Karpenter refuses {@code key} as a label or requirement key of a pool, if any rendered generation does: 1.x
@@ -119,7 +152,10 @@ public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
      * pool's own label always.
      */
     public Optional<String> restrictedLabel(String key) {
-        return rendered.stream().map(generation -> restrictedLabel(generation, key)).flatMap(Optional::stream).findFirst();
+        return rendered.stream()
+                .map(generation -> restrictedLabel(generation, key))
+                .flatMap(Optional::stream)
+                .findFirst();
     }
 
     private static Optional<String> restrictedLabel(ApiGeneration generation, String key) {
@@ -131,17 +167,21 @@ public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
             if (domain.endsWith("karpenter.sh") && !key.equals("karpenter.sh/capacity-type")) {
                 return Optional.of("the label domain \"karpenter.sh\" is reserved");
             }
-            if (domain.endsWith("karpenter.k8s.aws") && !(domain.equals("karpenter.k8s.aws")
-                    && V1_AWS_LABELS.contains(key.substring(domain.length() + 1)))) {
+            if (domain.endsWith("karpenter.k8s.aws")
+                    && !(domain.equals("karpenter.k8s.aws")
+                            && V1_AWS_LABELS.contains(key.substring(domain.length() + 1)))) {
                 return Optional.of("the label domain \"karpenter.k8s.aws\" is reserved but for its well-known labels");
             }
             return Optional.empty();
         }
-        if (V0_WELL_KNOWN.contains(key) || key.startsWith("karpenter.k8s.aws/instance-")
+        if (V0_WELL_KNOWN.contains(key)
+                || key.startsWith("karpenter.k8s.aws/instance-")
                 || V0_DOMAIN_EXCEPTIONS.stream().anyMatch(domain::endsWith)) {
             return Optional.empty();
         }
-        return V0_RESTRICTED_DOMAINS.stream().filter(domain::endsWith).findFirst()
+        return V0_RESTRICTED_DOMAINS.stream()
+                .filter(domain::endsWith)
+                .findFirst()
                 .map(restricted -> "the label domain \"" + restricted + "\" is reserved");
     }
 

@@ -19,14 +19,19 @@ public final class UpgradeSteps {
     private static final Map<String, Integer> NEWEST_PATCH = Map.of(
             "0.31", 5, "0.32", 10, "0.33", 12, "0.34", 13, "0.35", 12, "0.36", 9, "0.37", 8, "1.0", 14, "1.14", 1);
     /** From this patch on, a release may take the next stage's step (and be the target of a rollback from it). */
-    private static final Map<String, Integer> STEP_PATCH = Map.of(
-            "0.31", 4, "0.33", 12, "0.34", 13, "0.35", 12, "0.36", 9, "0.37", 7, "1.0", 6);
+    private static final Map<String, Integer> STEP_PATCH =
+            Map.of("0.31", 4, "0.33", 12, "0.34", 13, "0.35", 12, "0.36", 9, "0.37", 7, "1.0", 6);
 
-    private UpgradeSteps() {
-    }
+    private UpgradeSteps() {}
 
     /** Stages of the path, in order. */
-    enum Stage { ALPHA, BRIDGE, BETA, CONVERSION, V1 }
+    enum Stage {
+        ALPHA,
+        BRIDGE,
+        BETA,
+        CONVERSION,
+        V1
+    }
 
     /**
      * What the stacks were last applied with, as read back from their state.
@@ -74,8 +79,13 @@ public final class UpgradeSteps {
 
     /** Empty when {@code to} may be deployed over {@code from} in one step. */
     public static Optional<Refusal> check(Deployed from, DeclaredApis to) {
-        return move(from, to).map(refusal -> new Refusal(refusal.reason(), refusal.next(),
-                refusal.next().filter(next -> next.release().equals(from.release())).isPresent()));
+        return move(from, to)
+                .map(refusal -> new Refusal(
+                        refusal.reason(),
+                        refusal.next(),
+                        refusal.next()
+                                .filter(next -> next.release().equals(from.release()))
+                                .isPresent()));
     }
 
     private static Optional<Refusal> move(Deployed from, DeclaredApis to) {
@@ -93,11 +103,15 @@ public final class UpgradeSteps {
             return rollback(from, t);
         }
         if (st.ordinal() > sf.ordinal()) {
-            return Optional.of(refusal("upstream allows no jump from " + f.minorSeries() + " to " + t.minorSeries()
-                    + "; the path passes v0.31.4+, v0.32.x, a latest 0.33-0.37 patch, then 1.0.x", Optional.of(nextStep(from))));
+            return Optional.of(refusal(
+                    "upstream allows no jump from " + f.minorSeries() + " to " + t.minorSeries()
+                            + "; the path passes v0.31.4+, v0.32.x, a latest 0.33-0.37 patch, then 1.0.x",
+                    Optional.of(nextStep(from))));
         }
-        return Optional.of(refusal("Karpenter " + t.minorSeries() + " cannot read what " + f.minorSeries()
-                + " stores; upstream rolls back one stage only", Optional.empty()));
+        return Optional.of(refusal(
+                "Karpenter " + t.minorSeries() + " cannot read what " + f.minorSeries()
+                        + " stores; upstream rolls back one stage only",
+                Optional.empty()));
     }
 
     private static Optional<Refusal> forward(Deployed from, DeclaredApis to) {
@@ -105,30 +119,36 @@ public final class UpgradeSteps {
         switch (stage(f)) {
             case ALPHA -> {
                 if (!atStepPatch(f)) {
-                    return Optional.of(refusal("0.32 starts from v0.31.4 or later, the first releases it can roll back to",
+                    return Optional.of(refusal(
+                            "0.32 starts from v0.31.4 or later, the first releases it can roll back to",
                             Optional.of(nextStep(from))));
                 }
             }
             case BRIDGE -> {
                 if (from.oldestDeclared() == ApiGeneration.V1ALPHA5) {
-                    return Optional.of(refusal("0.33 and later no longer serve v1alpha5; retire the Provisioners and"
-                            + " AWSNodeTemplate once no node labelled karpenter.sh/provisioner-name is left",
+                    return Optional.of(refusal(
+                            "0.33 and later no longer serve v1alpha5; retire the Provisioners and"
+                                    + " AWSNodeTemplate once no node labelled karpenter.sh/provisioner-name is left",
                             Optional.of(nextStep(from))));
                 }
             }
             case BETA -> {
                 if (!atStepPatch(f)) {
-                    return Optional.of(refusal("1.0 starts from the latest patch of the running minor ("
-                            + newest(f) + "), the only releases it can roll back to", Optional.of(nextStep(from))));
+                    return Optional.of(refusal(
+                            "1.0 starts from the latest patch of the running minor (" + newest(f)
+                                    + "), the only releases it can roll back to",
+                            Optional.of(nextStep(from))));
                 }
             }
             case CONVERSION -> {
                 if (!atStepPatch(f)) {
-                    return Optional.of(refusal("1.1 and later need every object stored as v1, which 1.0.6 and later"
-                            + " migrate", Optional.of(nextStep(from))));
+                    return Optional.of(refusal(
+                            "1.1 and later need every object stored as v1, which 1.0.6 and later" + " migrate",
+                            Optional.of(nextStep(from))));
                 }
                 if (from.oldestDeclared() == ApiGeneration.V1BETA1) {
-                    return Optional.of(refusal("1.1 and later no longer serve v1beta1; declare the pools as v1 first",
+                    return Optional.of(refusal(
+                            "1.1 and later no longer serve v1beta1; declare the pools as v1 first",
                             Optional.of(nextStep(from))));
                 }
             }
@@ -139,10 +159,16 @@ public final class UpgradeSteps {
 
     private static Optional<Refusal> rollback(Deployed from, KarpenterRelease t) {
         return switch (stage(t)) {
-            case ALPHA, BETA -> atStepPatch(t) ? Optional.empty() : Optional.of(refusal("upstream rolls "
-                    + from.release().minorSeries() + " back to " + newest(t).minorSeries() + " from "
-                    + newest(t).minorSeries().replace(".x", "." + STEP_PATCH.get(series(t))) + " on only",
-                    Optional.of(DeclaredApis.retiring(newest(t)))));
+            case ALPHA, BETA ->
+                atStepPatch(t)
+                        ? Optional.empty()
+                        : Optional.of(refusal(
+                                "upstream rolls "
+                                        + from.release().minorSeries() + " back to "
+                                        + newest(t).minorSeries() + " from "
+                                        + newest(t).minorSeries().replace(".x", "." + STEP_PATCH.get(series(t)))
+                                        + " on only",
+                                Optional.of(DeclaredApis.retiring(newest(t)))));
             default -> Optional.empty();
         };
     }
@@ -152,15 +178,24 @@ public final class UpgradeSteps {
         KarpenterRelease f = from.release();
         return switch (stage(f)) {
             case ALPHA -> DeclaredApis.keeping(atStepPatch(f) ? newest(0, 32) : newest(0, 31));
-            case BRIDGE -> from.oldestDeclared() == ApiGeneration.V1ALPHA5
-                    ? DeclaredApis.retiring(f) : DeclaredApis.retiring(newest(0, KarpenterRelease.LAST_V1BETA1_MINOR));
-            case BETA -> atStepPatch(f) ? new DeclaredApis(newest(1, 0), Optional.of(ApiGeneration.V1ALPHA5))
-                    : DeclaredApis.retiring(newest(f));
-            case CONVERSION -> !atStepPatch(f)
-                    ? new DeclaredApis(newest(1, 0), Optional.of(from.oldestDeclared()).filter(g -> g == ApiGeneration.V1)
-                            .map(g -> ApiGeneration.V1BETA1))
-                    : from.oldestDeclared() == ApiGeneration.V1BETA1 ? DeclaredApis.retiring(f)
-                    : DeclaredApis.retiring(newestRelease());
+            case BRIDGE ->
+                from.oldestDeclared() == ApiGeneration.V1ALPHA5
+                        ? DeclaredApis.retiring(f)
+                        : DeclaredApis.retiring(newest(0, KarpenterRelease.LAST_V1BETA1_MINOR));
+            case BETA ->
+                atStepPatch(f)
+                        ? new DeclaredApis(newest(1, 0), Optional.of(ApiGeneration.V1ALPHA5))
+                        : DeclaredApis.retiring(newest(f));
+            case CONVERSION ->
+                !atStepPatch(f)
+                        ? new DeclaredApis(
+                                newest(1, 0),
+                                Optional.of(from.oldestDeclared())
+                                        .filter(g -> g == ApiGeneration.V1)
+                                        .map(g -> ApiGeneration.V1BETA1))
+                        : from.oldestDeclared() == ApiGeneration.V1BETA1
+                                ? DeclaredApis.retiring(f)
+                                : DeclaredApis.retiring(newestRelease());
             case V1 -> DeclaredApis.retiring(f);
         };
     }
@@ -173,12 +208,22 @@ public final class UpgradeSteps {
         List<DeclaredApis> steps = new ArrayList<>();
         Deployed current = from;
         while (!current.release().equals(target)) {
-            DeclaredApis arrive = new DeclaredApis(target, current.oldestDeclared() == ApiGeneration.V1ALPHA5
-                    ? Optional.empty() : Optional.of(ApiGeneration.values()[current.oldestDeclared().ordinal() - 1]));
+            DeclaredApis arrive = new DeclaredApis(
+                    target,
+                    current.oldestDeclared() == ApiGeneration.V1ALPHA5
+                            ? Optional.empty()
+                            : Optional.of(
+                                    ApiGeneration.values()[
+                                            current.oldestDeclared().ordinal() - 1]));
             Optional<Refusal> refusal = check(current, arrive);
             Deployed start = current;
-            DeclaredApis step = refusal.isEmpty() ? arrive : refusal.get().next().orElseThrow(() -> new IllegalArgumentException(
-                    "no supported way from Karpenter " + start.release() + " to " + target + ": " + refusal.get().reason()));
+            DeclaredApis step = refusal.isEmpty()
+                    ? arrive
+                    : refusal.get()
+                            .next()
+                            .orElseThrow(() -> new IllegalArgumentException(
+                                    "no supported way from Karpenter " + start.release() + " to " + target + ": "
+                                            + refusal.get().reason()));
             steps.add(step);
             current = Deployed.of(step);
             if (steps.size() > 12) {
@@ -198,9 +243,11 @@ public final class UpgradeSteps {
         if (!step.servesTwoGenerations()) {
             return step.release().chartVersion();
         }
-        return step.release().chartVersion() + step.kept()
-                .map(kept -> " keeping the " + DeclaredApis.spelling(kept) + " objects")
-                .orElseGet(() -> " with retired_api = \"" + DeclaredApis.spelling(step.retired().orElseThrow()) + "\"");
+        return step.release().chartVersion()
+                + step.kept()
+                        .map(kept -> " keeping the " + DeclaredApis.spelling(kept) + " objects")
+                        .orElseGet(() -> " with retired_api = \""
+                                + DeclaredApis.spelling(step.retired().orElseThrow()) + "\"");
     }
 
     /** One representative deploy of every station the guard may read back, for its lookup table. */
@@ -216,7 +263,8 @@ public final class UpgradeSteps {
         }
         for (KarpenterRelease minor : minors) {
             Integer stepPatch = STEP_PATCH.get(series(minor));
-            List<KarpenterRelease> patches = stepPatch == null ? List.of(minor)
+            List<KarpenterRelease> patches = stepPatch == null
+                    ? List.of(minor)
                     : List.of(minor, new KarpenterRelease(minor.major(), minor.minor(), stepPatch));
             for (KarpenterRelease release : patches) {
                 for (DeclaredApis apis : List.of(DeclaredApis.keeping(release), DeclaredApis.retiring(release))) {

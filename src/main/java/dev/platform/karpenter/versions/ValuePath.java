@@ -28,6 +28,8 @@ public record ValuePath(List<String> segments) {
     /** Helm's --set spelling: segments joined with dots, dots inside a segment escaped ({@code a.b\.c}). */
     @Override
     public String toString() {
-        return String.join(".", segments.stream().map(segment -> segment.replace(".", "\\.")).toList());
+        return String.join(
+                ".",
+                segments.stream().map(segment -> segment.replace(".", "\\.")).toList());
     }
 }

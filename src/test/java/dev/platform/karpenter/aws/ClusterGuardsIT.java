@@ -35,13 +35,16 @@ class ClusterGuardsIT {
     static final SharedMoto MOTO = SharedMoto.resetBeforeEachTest();
 
     @ParameterizedTest(name = "{0} on Kubernetes {1} ({2}) stops")
-    @CsvSource(delimiter = '|', value = {
-        "1.0.4   | 1.31 | Bottlerocket | Karpenter 1.0.4 supports Kubernetes 1.25 to 1.30, but EKS cluster c1 runs Kubernetes 1.31: set karpenter_chart_version to a release that supports it (1.0.5 to 1.14.x). Nothing was changed.",
-        "v0.30.0 | 1.32 | Bottlerocket | Karpenter v0.30.0 supports Kubernetes 1.23 to 1.27, but EKS cluster c1 runs Kubernetes 1.32: set karpenter_chart_version to a release that supports it (1.2.x to 1.14.x). Nothing was changed.",
-        "1.14.1  | 1.33 | AL2          | ami_family = \"AL2\" cannot run on EKS cluster c1: it runs Kubernetes 1.33, and EKS publishes no AL2 AMI for Kubernetes 1.33 or later. Set ami_family to \"Bottlerocket\" or \"AL2023\". Nothing was changed.",
-    })
-    void aMismatchStopsThePlanOfTheFirstStacksAndNothingIsCreated(String chart, String kubernetes, String amiFamily,
-            String message) throws IOException, InterruptedException {
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "1.0.4   | 1.31 | Bottlerocket | Karpenter 1.0.4 supports Kubernetes 1.25 to 1.30, but EKS cluster c1 runs Kubernetes 1.31: set karpenter_chart_version to a release that supports it (1.0.5 to 1.14.x). Nothing was changed.",
+                "v0.30.0 | 1.32 | Bottlerocket | Karpenter v0.30.0 supports Kubernetes 1.23 to 1.27, but EKS cluster c1 runs Kubernetes 1.32: set karpenter_chart_version to a release that supports it (1.2.x to 1.14.x). Nothing was changed.",
+                "1.14.1  | 1.33 | AL2          | ami_family = \"AL2\" cannot run on EKS cluster c1: it runs Kubernetes 1.33, and EKS publishes no AL2 AMI for Kubernetes 1.33 or later. Set ami_family to \"Bottlerocket\" or \"AL2023\". Nothing was changed.",
+            })
+    void aMismatchStopsThePlanOfTheFirstStacksAndNothingIsCreated(
+            String chart, String kubernetes, String amiFamily, String message)
+            throws IOException, InterruptedException {
         MOTO.server().createEksCluster("c1", kubernetes);
         Synthesized synthesized = Synthesized.of(config(chart, amiFamily));
         List<String> rolesBefore = MOTO.server().listRoleNames();
@@ -71,7 +74,9 @@ class ClusterGuardsIT {
         for (String concern : FIRST_STACKS) {
             TerraformRunner terraform = new TerraformRunner(synthesized.stackDir("c1-" + concern), MOTO.server());
             terraform.init();
-            assertThat(terraform.plan()).as(concern + ": plan exit code (2 = changes to apply)").isEqualTo(2);
+            assertThat(terraform.plan())
+                    .as(concern + ": plan exit code (2 = changes to apply)")
+                    .isEqualTo(2);
         }
     }
 
@@ -106,8 +111,7 @@ class ClusterGuardsIT {
         return TestConfigs.configFor(name, MotoServer.REGION, chart);
     }
 
-    private record Result(int exitCode, String output) {
-    }
+    private record Result(int exitCode, String output) {}
 
     /** Terraform's output with its box drawing and line wrapping removed, for matching messages. */
     private static String oneLine(String output) {
@@ -119,7 +123,9 @@ class ClusterGuardsIT {
         command.addAll(List.of(args));
         Path log = Files.createDirectories(IntegrationEnvironment.buildDir().resolve("terraform-logs"))
                 .resolve("guards-" + stackDir.getFileName() + "-" + args[0] + "-" + System.nanoTime() + ".log");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(stackDir.toFile()).redirectErrorStream(true)
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(stackDir.toFile())
+                .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         TerraformRunner.pointAtMoto(builder.environment(), MOTO.server());
         Process process = builder.start();

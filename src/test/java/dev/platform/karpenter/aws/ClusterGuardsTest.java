@@ -14,9 +14,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * stops. What the guards decide is shown with Terraform in ClusterGuardsIT.
  */
 class ClusterGuardsTest {
-    private static final List<String> STACKS = List.of("demo-iam", "demo-interruption", "demo-karpenter", "demo-nodepools");
+    private static final List<String> STACKS =
+            List.of("demo-iam", "demo-interruption", "demo-karpenter", "demo-nodepools");
+
     @RegisterExtension
     static final Synthesized AL2_ON_1_0_4 = Synthesized.of(TestConfigs.config("1.0.4", "ami_family = \"AL2\""));
+
     @RegisterExtension
     static final Synthesized BOTTLEROCKET_ON_V0 = Synthesized.of(TestConfigs.config(TestConfigs.V0));
 
@@ -38,10 +41,16 @@ class ClusterGuardsTest {
         assertThat(guard.path("condition").asText())
                 .isEqualTo("${contains([\"1.25\", \"1.26\", \"1.27\", \"1.28\", \"1.29\", \"1.30\"], self.version)}");
         String message = guard.path("error_message").asText();
-        assertThat(message).startsWith("Karpenter 1.0.4 supports Kubernetes 1.25 to 1.30, but EKS cluster demo runs "
-                + "Kubernetes ${self.version}: set karpenter_chart_version to a release that supports it (${lookup({");
-        assertThat(message).contains("\"1.31\" = \"1.0.5 to 1.14.x\"", "\"1.33\" = \"1.5.x to 1.14.x\"",
-                "\"1.23\" = \"v0.30.x to 0.37.x\"", "self.version, \"none of the releases this project supports does yet\")})");
+        assertThat(message)
+                .startsWith(
+                        "Karpenter 1.0.4 supports Kubernetes 1.25 to 1.30, but EKS cluster demo runs "
+                                + "Kubernetes ${self.version}: set karpenter_chart_version to a release that supports it (${lookup({");
+        assertThat(message)
+                .contains(
+                        "\"1.31\" = \"1.0.5 to 1.14.x\"",
+                        "\"1.33\" = \"1.5.x to 1.14.x\"",
+                        "\"1.23\" = \"v0.30.x to 0.37.x\"",
+                        "self.version, \"none of the releases this project supports does yet\")})");
     }
 
     @Test
@@ -49,9 +58,10 @@ class ClusterGuardsTest {
         JsonNode guard = postconditions(AL2_ON_1_0_4, "demo-nodepools").get(1);
 
         assertThat(guard.path("condition").asText()).isEqualTo("${tonumber(split(\".\", self.version)[1]) <= 32}");
-        assertThat(guard.path("error_message").asText()).isEqualTo("ami_family = \"AL2\" cannot run on EKS cluster demo: "
-                + "it runs Kubernetes ${self.version}, and EKS publishes no AL2 AMI for Kubernetes 1.33 or later. "
-                + "Set ami_family to \"Bottlerocket\" or \"AL2023\". Nothing was changed.");
+        assertThat(guard.path("error_message").asText())
+                .isEqualTo("ami_family = \"AL2\" cannot run on EKS cluster demo: "
+                        + "it runs Kubernetes ${self.version}, and EKS publishes no AL2 AMI for Kubernetes 1.33 or later. "
+                        + "Set ami_family to \"Bottlerocket\" or \"AL2023\". Nothing was changed.");
     }
 
     @Test
@@ -64,7 +74,9 @@ class ClusterGuardsTest {
     }
 
     private static JsonNode postconditions(Synthesized synthesized, String stack) {
-        return Synthesized.dataSources(synthesized.stack(stack), "aws_eks_cluster").elements().next()
+        return Synthesized.dataSources(synthesized.stack(stack), "aws_eks_cluster")
+                .elements()
+                .next()
                 .at("/lifecycle/postcondition");
     }
 }

@@ -12,13 +12,13 @@ import imports.aws.sqs_queue.SqsQueueConfig;
  * generated bindings, cdktf and JVM. Everything the app costs above this is the app's own.
  */
 public final class OneResourceStack {
-    private OneResourceStack() {
-    }
+    private OneResourceStack() {}
 
     public static void main(String[] args) {
         App app = new App();
         TerraformStack stack = new TerraformStack(app, "floor");
-        new AwsProvider(stack, "aws", AwsProviderConfig.builder().region("us-east-1").build());
+        new AwsProvider(
+                stack, "aws", AwsProviderConfig.builder().region("us-east-1").build());
         new SqsQueue(stack, "queue", SqsQueueConfig.builder().name("floor").build());
         app.synth();
     }

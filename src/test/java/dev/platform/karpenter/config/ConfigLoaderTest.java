@@ -39,20 +39,24 @@ class ConfigLoaderTest {
         assertThat(log.toString()).contains("so the example");
 
         Files.writeString(project.resolve("terraform.tfvars"), TestConfigs.tfvars(TestConfigs.V0));
-        assertThat(ConfigLoader.locate(project, Map.of(), new PrintStream(log))).isEqualTo(project.resolve("terraform.tfvars"));
+        assertThat(ConfigLoader.locate(project, Map.of(), new PrintStream(log)))
+                .isEqualTo(project.resolve("terraform.tfvars"));
     }
 
     @Test
     void aMissingNamedFileIsAnError() {
-        assertThatThrownBy(() -> ConfigLoader.locate(project, Map.of("KARPENTER_TFVARS", "nope.tfvars"), new PrintStream(log)))
+        assertThatThrownBy(() ->
+                        ConfigLoader.locate(project, Map.of("KARPENTER_TFVARS", "nope.tfvars"), new PrintStream(log)))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("KARPENTER_TFVARS names").hasMessageContaining("does not exist");
+                .hasMessageContaining("KARPENTER_TFVARS names")
+                .hasMessageContaining("does not exist");
     }
 
     @Test
     void aDirectoryHoldsOneClusterPerFileInNameOrder() throws IOException {
         Files.writeString(project.resolve("b-prod.tfvars"), TestConfigs.tfvarsFor("prod", "us-west-2", TestConfigs.V1));
-        Files.writeString(project.resolve("a-staging.tfvars"), TestConfigs.tfvarsFor("staging", "us-west-2", TestConfigs.V0));
+        Files.writeString(
+                project.resolve("a-staging.tfvars"), TestConfigs.tfvarsFor("staging", "us-west-2", TestConfigs.V0));
         Files.writeString(project.resolve("notes.txt"), "ignored");
 
         List<ClusterConfig> clusters = ConfigLoader.load(project);
@@ -65,8 +69,16 @@ class ConfigLoaderTest {
         Path file = project.resolve("a.tfvars");
         Files.writeString(file, TestConfigs.tfvars(TestConfigs.V0, "state_bucket = \"from-file\""));
 
-        ClusterConfig config = ConfigLoader.load(file, Map.of("KARPENTER_STATE_BUCKET", "from-ci",
-                "KARPENTER_STATE_REGION", "eu-central-1", "KARPENTER_STATE_KEY_PREFIX", "prod")).get(0);
+        ClusterConfig config = ConfigLoader.load(
+                        file,
+                        Map.of(
+                                "KARPENTER_STATE_BUCKET",
+                                "from-ci",
+                                "KARPENTER_STATE_REGION",
+                                "eu-central-1",
+                                "KARPENTER_STATE_KEY_PREFIX",
+                                "prod"))
+                .get(0);
 
         assertThat(config.backend().bucket()).contains("from-ci");
         assertThat(config.backend().region()).isEqualTo("eu-central-1");

@@ -22,34 +22,42 @@ import java.util.regex.Pattern;
  * asserts every case, the notes compare before and after.
  */
 public final class HostileInputs {
-    public enum Expect { REJECT, ACCEPT }
+    public enum Expect {
+        REJECT,
+        ACCEPT
+    }
 
     /** CLEAN: one good line; FLAWED: a ConfigException with a bad message; CRASHED: anything else or a hang. */
-    public enum Outcome { CLEAN, FLAWED, CRASHED, ACCEPTED, REFUSED_VALID }
+    public enum Outcome {
+        CLEAN,
+        FLAWED,
+        CRASHED,
+        ACCEPTED,
+        REFUSED_VALID
+    }
 
     /**
      * @param files   file name to content; content null makes a FIFO, "@/dev/zero" a symlink to that device
      * @param names   what the message must name (the setting, or "line N")
      */
-    public record Case(String kind, String title, Map<String, String> files, Expect expect, String names) {
-    }
+    public record Case(String kind, String title, Map<String, String> files, Expect expect, String names) {}
 
-    public record Result(Case input, Outcome outcome, String message) {
-    }
+    public record Result(Case input, Outcome outcome, String message) {}
 
-    static final String BASE = "cluster_name = \"demo\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \"1.14.1\"\n";
+    static final String BASE =
+            "cluster_name = \"demo\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \"1.14.1\"\n";
     static final String BASE_V0 = BASE.replace("1.14.1", "v0.30.0");
-    private static final Pattern CLASS_NAME = Pattern.compile(
-            "\\b(java|javax|com|org|dev|software|sun)\\.[a-z]+\\.|Exception\\b|Error\\b|\\tat ");
+    private static final Pattern CLASS_NAME =
+            Pattern.compile("\\b(java|javax|com|org|dev|software|sun)\\.[a-z]+\\.|Exception\\b|Error\\b|\\tat ");
 
-    private HostileInputs() {
-    }
+    private HostileInputs() {}
 
     public static List<Case> cases() {
         List<Case> cases = new ArrayList<>();
         // 1. The reader evaluates or guesses.
         Function<String, Case> eval = text -> reject("evaluation", text, "line");
-        cases.add(eval.apply("cluster_name = upper(\"eks\")\nregion = \"us-west-2\"\nkarpenter_chart_version = \"1.14.1\"\n"));
+        cases.add(eval.apply(
+                "cluster_name = upper(\"eks\")\nregion = \"us-west-2\"\nkarpenter_chart_version = \"1.14.1\"\n"));
         cases.add(eval.apply(BASE + "cpu_limit = 10 * 100\n"));
         cases.add(eval.apply(BASE + "cpu_limit = 1000 + 0\n"));
         cases.add(eval.apply(BASE + "controller_replicas = true ? 2 : 3\n"));
@@ -78,7 +86,9 @@ public final class HostileInputs {
         cases.add(eval.apply(BASE + "variable \"x\" {}\n"));
         cases.add(eval.apply(BASE + "terraform {\n}\n"));
         // 2. Strings that Terraform would evaluate where they land.
-        rejectEach(cases, "injection",
+        rejectEach(
+                cases,
+                "injection",
                 "node_group_name = \"$${file(\\\"/etc/hostname\\\")}\"",
                 "tags = { Team = \"%%{ for x in [1,2] }y%%{ endfor }\" }",
                 "tags = { \"$${x}\" = \"v\" }",
@@ -97,8 +107,10 @@ public final class HostileInputs {
                 "state_key_prefix = \"a\\u0000b\"");
         // 3. Inputs that crashed, hung or made a bad message.
         cases.add(reject("crash", BASE.replace("\"demo\"", "null"), "cluster_name"));
-        cases.add(reject("crash", BASE + "cpu_limit = null\nnode_pools = [{ name = \"x\", cpu_limit = \"y\" }]\n", "cpu_limit"));
-        cases.add(reject("crash", BASE + "controller_affinity = " + "[".repeat(1000) + "]".repeat(1000) + "\n", "line"));
+        cases.add(reject(
+                "crash", BASE + "cpu_limit = null\nnode_pools = [{ name = \"x\", cpu_limit = \"y\" }]\n", "cpu_limit"));
+        cases.add(
+                reject("crash", BASE + "controller_affinity = " + "[".repeat(1000) + "]".repeat(1000) + "\n", "line"));
         cases.add(reject("crash", BASE + "node_group_name = \"" + "x".repeat(10_000) + "\"\n", "node_group_name"));
         cases.add(reject("crash", BASE + "ami_family = \"Ubuntu\\nsecond line\"\n", "ami_family"));
         cases.add(reject("crash", BASE + "region_x = \"\\\\\"\n", "region_x"));
@@ -108,14 +120,23 @@ public final class HostileInputs {
         cases.add(reject("crash", BASE + "node_pools = [{ name = null }]\n", "name"));
         cases.add(reject("crash", BASE + "tags = { a = null }\n", "tags"));
         cases.add(reject("crash", BASE + "instance_categories = [null]\n", "instance_categories"));
-        cases.add(reject("crash", BASE + "controller_resources = { requests = { cpu = null } }\n", "controller_resources"));
+        cases.add(reject(
+                "crash", BASE + "controller_resources = { requests = { cpu = null } }\n", "controller_resources"));
         cases.add(reject("crash", BASE + "x = \"\\uD800\"\n", "line"));
         cases.add(new Case("crash", "FIFO", Map.of("fifo.tfvars", "\0fifo"), Expect.REJECT, "fifo.tfvars"));
         cases.add(new Case("crash", "/dev/zero", Map.of("zero.tfvars", "\0/dev/zero"), Expect.REJECT, "zero.tfvars"));
-        cases.add(new Case("crash", "1 MiB + 1", Map.of("big.tfvars", BASE + "#" + "x".repeat(1 << 20)),
-                Expect.REJECT, "big.tfvars"));
-        cases.add(new Case("crash", "not UTF-8", Map.of("latin.tfvars", BASE + "node_group_name = \"\u00ff\u00fe\"\n"
-                + "\0latin1"), Expect.REJECT, "latin.tfvars"));
+        cases.add(new Case(
+                "crash",
+                "1 MiB + 1",
+                Map.of("big.tfvars", BASE + "#" + "x".repeat(1 << 20)),
+                Expect.REJECT,
+                "big.tfvars"));
+        cases.add(new Case(
+                "crash",
+                "not UTF-8",
+                Map.of("latin.tfvars", BASE + "node_group_name = \"\u00ff\u00fe\"\n" + "\0latin1"),
+                Expect.REJECT,
+                "latin.tfvars"));
         cases.add(reject("crash", "", "cluster_name"));
         cases.add(reject("crash", "# only a comment\n", "cluster_name"));
         cases.add(reject("crash", BASE + "tags = { a = { b = \"c\" } }\n", "tags"));
@@ -123,19 +144,28 @@ public final class HostileInputs {
         cases.add(reject("crash", BASE + "controller_affinity = \"x\"\n", "controller_affinity"));
         cases.add(reject("crash", BASE + "node_pools = [" + "{ name = \"p\" }, ".repeat(2) + "]\n", "node_pools"));
         // 4. AWS tags.
-        rejectEach(cases, "aws tags",
+        rejectEach(
+                cases,
+                "aws tags",
                 "tags = { \"aws:x\" = \"v\" }",
                 "tags = { \"AWS:x\" = \"v\" }",
                 "tags = { \"" + "k".repeat(129) + "\" = \"v\" }",
                 "tags = { k = \"" + "v".repeat(257) + "\" }",
-                "tags = { " + String.join(", ", java.util.stream.IntStream.range(0, 51)
-                        .mapToObj(i -> "t" + i + " = \"v\"").toList()) + " }",
+                "tags = { "
+                        + String.join(
+                                ", ",
+                                java.util.stream.IntStream.range(0, 51)
+                                        .mapToObj(i -> "t" + i + " = \"v\"")
+                                        .toList())
+                        + " }",
                 "tags = { \"a*b\" = \"v\" }",
                 "tags = { k = \"a;b\" }",
                 "tags = { \"\" = \"v\" }",
                 "tags = { k = 1 }");
         // 5. Kubernetes labels, taints, requirements.
-        rejectEach(cases, "kubernetes",
+        rejectEach(
+                cases,
+                "kubernetes",
                 "node_labels = { \"karpenter.sh/nodepool\" = \"x\" }",
                 "node_labels = { \"kubernetes.io/hostname\" = \"x\" }",
                 "node_labels = { \"karpenter.k8s.aws/made-up\" = \"x\" }",
@@ -156,10 +186,16 @@ public final class HostileInputs {
                 "node_taints = [{ key = \"k\", value = \"v\" }]",
                 "node_requirements = [{ key = \"a\", operator = \"Gt\", values = [\"x\"] }]",
                 "karpenter_namespace = \"kube_system\"");
-        cases.add(reject("kubernetes", BASE_V0 + "node_labels = { \"example.kubernetes.io/x\" = \"x\" }\n", "node_labels"));
-        cases.add(reject("kubernetes", BASE_V0 + "node_labels = { \"karpenter.sh/provisioner-name\" = \"x\" }\n", "node_labels"));
+        cases.add(reject(
+                "kubernetes", BASE_V0 + "node_labels = { \"example.kubernetes.io/x\" = \"x\" }\n", "node_labels"));
+        cases.add(reject(
+                "kubernetes",
+                BASE_V0 + "node_labels = { \"karpenter.sh/provisioner-name\" = \"x\" }\n",
+                "node_labels"));
         // 6. Quantities, durations, numbers.
-        rejectEach(cases, "quantities",
+        rejectEach(
+                cases,
+                "quantities",
                 "memory_limit = \"0\"",
                 "memory_limit = \"-1Gi\"",
                 "memory_limit = \"1.5.5Gi\"",
@@ -186,34 +222,67 @@ public final class HostileInputs {
         cases.add(region.apply(BASE + "state_region = \"eu-nowhere-1\"\n"));
         cases.add(reject("regions and names", BASE.replace("\"demo\"", "\"de mo\""), "cluster_name"));
         cases.add(reject("regions and names", BASE + "node_group_name = \"\"\n", "node_group_name"));
-        cases.add(reject("regions and names", BASE + "node_group_name = \"" + "n".repeat(64) + "\"\n", "node_group_name"));
+        cases.add(reject(
+                "regions and names", BASE + "node_group_name = \"" + "n".repeat(64) + "\"\n", "node_group_name"));
         cases.add(reject("regions and names", BASE + "queue_kms_key_id = \"not a key\"\n", "queue_kms_key_id"));
         cases.add(reject("regions and names", BASE + "iam_role_arn = \"arn:aws:iam::123:role/x\"\n", "iam_role_arn"));
         cases.add(reject("regions and names", BASE + "state_key_prefix = \"a//b\"\n", "state_key_prefix"));
-        cases.add(reject("regions and names", BASE + "iam_role_arn = \"arn:aws-cn:iam::123456789012:role/x\"\n",
+        cases.add(reject(
+                "regions and names",
+                BASE + "iam_role_arn = \"arn:aws-cn:iam::123456789012:role/x\"\n",
                 "iam_role_arn"));
-        cases.add(reject("regions and names", BASE.replace("us-west-2", "cn-north-1")
-                + "queue_kms_key_id = \"arn:aws:kms:cn-north-1:123456789012:key/k\"\n", "queue_kms_key_id"));
-        cases.add(reject("regions and names", BASE_V0 + "uninstall_hook_image = \"UPPER/case\"\n", "uninstall_hook_image"));
+        cases.add(reject(
+                "regions and names",
+                BASE.replace("us-west-2", "cn-north-1")
+                        + "queue_kms_key_id = \"arn:aws:kms:cn-north-1:123456789012:key/k\"\n",
+                "queue_kms_key_id"));
+        cases.add(reject(
+                "regions and names", BASE_V0 + "uninstall_hook_image = \"UPPER/case\"\n", "uninstall_hook_image"));
         cases.add(reject("regions and names", BASE + "karpenter_chart_version = \"1.14.1\"\n", "line"));
         cases.add(region.apply(BASE.replace("us-west-2", "")));
         cases.add(reject("regions and names", BASE + "state_bucket = \"ab\"\n", "state_bucket"));
         // 8. Several files in one directory.
-        cases.add(new Case("cross-file", "names equal but for case", Map.of("a.tfvars", BASE,
-                "b.tfvars", BASE.replace("\"demo\"", "\"DEMO\"")), Expect.REJECT, "cluster_name"));
-        cases.add(new Case("cross-file", "shared queue name", Map.of("a.tfvars", BASE + "queue_name = \"q\"\n",
-                "b.tfvars", BASE.replace("\"demo\"", "\"other\"") + "queue_name = \"q\"\n"), Expect.REJECT, "queue_name"));
-        cases.add(new Case("cross-file", "queue name of another cluster", Map.of("a.tfvars", BASE,
-                "b.tfvars", BASE.replace("\"demo\"", "\"other\"") + "queue_name = \"demo\"\n"), Expect.REJECT, "queue_name"));
-        cases.add(new Case("cross-file", "same cluster twice", Map.of("a.tfvars", BASE, "b.tfvars", BASE),
-                Expect.REJECT, "cluster_name"));
-        cases.add(new Case("cross-file", "shared state key", Map.of(
-                "a.tfvars", BASE + "state_bucket = \"bucket\"\nstate_key_prefix = \"p\"\n",
-                "b.tfvars", BASE.replace("\"demo\"", "\"other\"").replace("us-west-2", "eu-west-1")
-                        + "state_bucket = \"bucket\"\nstate_key_prefix = \"p\"\n"), Expect.ACCEPT, ""));
+        cases.add(new Case(
+                "cross-file",
+                "names equal but for case",
+                Map.of("a.tfvars", BASE, "b.tfvars", BASE.replace("\"demo\"", "\"DEMO\"")),
+                Expect.REJECT,
+                "cluster_name"));
+        cases.add(new Case(
+                "cross-file",
+                "shared queue name",
+                Map.of(
+                        "a.tfvars",
+                        BASE + "queue_name = \"q\"\n",
+                        "b.tfvars",
+                        BASE.replace("\"demo\"", "\"other\"") + "queue_name = \"q\"\n"),
+                Expect.REJECT,
+                "queue_name"));
+        cases.add(new Case(
+                "cross-file",
+                "queue name of another cluster",
+                Map.of("a.tfvars", BASE, "b.tfvars", BASE.replace("\"demo\"", "\"other\"") + "queue_name = \"demo\"\n"),
+                Expect.REJECT,
+                "queue_name"));
+        cases.add(new Case(
+                "cross-file",
+                "same cluster twice",
+                Map.of("a.tfvars", BASE, "b.tfvars", BASE),
+                Expect.REJECT,
+                "cluster_name"));
+        cases.add(new Case(
+                "cross-file",
+                "shared state key",
+                Map.of(
+                        "a.tfvars", BASE + "state_bucket = \"bucket\"\nstate_key_prefix = \"p\"\n",
+                        "b.tfvars",
+                                BASE.replace("\"demo\"", "\"other\"").replace("us-west-2", "eu-west-1")
+                                        + "state_bucket = \"bucket\"\nstate_key_prefix = \"p\"\n"),
+                Expect.ACCEPT,
+                ""));
         // 9. Valid inputs that must pass.
-        Function<String, Case> valid = text -> new Case("valid", text.replace(BASE, "").strip(), Map.of("ok.tfvars", text),
-                Expect.ACCEPT, "");
+        Function<String, Case> valid =
+                text -> new Case("valid", text.replace(BASE, "").strip(), Map.of("ok.tfvars", text), Expect.ACCEPT, "");
         cases.add(valid.apply(BASE + "cpu_limit = 1e3\n"));
         cases.add(valid.apply(BASE.replace("us-west-2", "eusc-de-east-1")));
         cases.add(valid.apply(BASE.replace("us-west-2", "cn-north-1")));
@@ -222,15 +291,20 @@ public final class HostileInputs {
                 + "iam_role_arn = \"arn:aws-cn:iam::123456789012:role/nodes\"\n"));
         cases.add(valid.apply(BASE + "cpu_limit = null\nmemory_limit = null\n"));
         // kubernetes.io/cluster/* is valid for AWS but reserved by Karpenter for the nodes, which tags also reach.
-        cases.add(valid.apply(BASE + "tags = { \"example.com/cluster/demo\" = \"owned\", Team = \"a b_c.d:e/f=g+h-i@j\" }\n"));
+        cases.add(valid.apply(
+                BASE + "tags = { \"example.com/cluster/demo\" = \"owned\", Team = \"a b_c.d:e/f=g+h-i@j\" }\n"));
         cases.add(valid.apply(BASE + "node_labels = { \"example.com/team\" = \"platform\" }\n"));
         cases.add(valid.apply(BASE + "expire_after = \"Never\"\nmemory_limit = \"1.5Ti\"\n"));
         cases.add(valid.apply(BASE + "/* c */ # c\n// c\ntags = {\n  a = \"b\" # c\n}\n"));
         cases.add(valid.apply(BASE + "node_labels = { \"karpenter.k8s.aws/instance-size\" = \"large\" }\n"));
         cases.add(valid.apply(BASE_V0 + "node_labels = { \"node.kubernetes.io/role\" = \"x\" }\n"));
         cases.add(new Case("valid", "byte order mark", Map.of("bom.tfvars", "\uFEFF" + BASE), Expect.ACCEPT, ""));
-        cases.add(new Case("valid", "CRLF line ends", Map.of("crlf.tfvars", BASE.replace("\n", "\r\n")
-                + "tags = {\r\n  a = \"b\"\r\n}\r\n"), Expect.ACCEPT, ""));
+        cases.add(new Case(
+                "valid",
+                "CRLF line ends",
+                Map.of("crlf.tfvars", BASE.replace("\n", "\r\n") + "tags = {\r\n  a = \"b\"\r\n}\r\n"),
+                Expect.ACCEPT,
+                ""));
         cases.add(valid.apply(BASE + "tags = { \"\u00dcn\u00efcode\" = \"v\u00e4lue \u65e5\u672c\" }\n"));
         cases.add(valid.apply(BASE + "controller_resources = { requests = { cpu = 0.5, memory = \"512Mi\" } }\n"));
         return cases;
@@ -259,7 +333,8 @@ public final class HostileInputs {
             } else if (content.equals("\0/dev/zero")) {
                 Files.createSymbolicLink(path, Path.of("/dev/zero"));
             } else if (content.endsWith("\0latin1")) {
-                Files.write(path, content.replace("\0latin1", "").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+                Files.write(
+                        path, content.replace("\0latin1", "").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
             } else {
                 Files.writeString(path, content);
             }
@@ -282,8 +357,11 @@ public final class HostileInputs {
                 return new Result(input, Outcome.REFUSED_VALID, message);
             }
             String firstFile = files.get(files.size() - 1).getFileName().toString();
-            boolean good = !message.contains("\n") && message.length() <= 300 && !CLASS_NAME.matcher(message).find()
-                    && (message.contains(firstFile) || message.contains(files.get(0).getFileName().toString()))
+            boolean good = !message.contains("\n")
+                    && message.length() <= 300
+                    && !CLASS_NAME.matcher(message).find()
+                    && (message.contains(firstFile)
+                            || message.contains(files.get(0).getFileName().toString()))
                     && message.contains(input.names());
             return new Result(input, good ? Outcome.CLEAN : Outcome.FLAWED, message);
         }
@@ -302,24 +380,36 @@ public final class HostileInputs {
             Result result = run(input, dir, executor);
             counts.computeIfAbsent(input.kind(), k -> new LinkedHashMap<>()).merge(result.outcome(), 1, Integer::sum);
             if (args.length > 0) {
-                String message = result.message().length() > 160 ? result.message().substring(0, 160) + "..." : result.message();
-                System.out.printf("%-9s %-18s %.60s | %s%n", result.outcome(), input.kind(),
-                        input.title().replace("\n", "\\n"), message.replace("\n", "\\n"));
+                String message =
+                        result.message().length() > 160 ? result.message().substring(0, 160) + "..." : result.message();
+                System.out.printf(
+                        "%-9s %-18s %.60s | %s%n",
+                        result.outcome(),
+                        input.kind(),
+                        input.title().replace("\n", "\\n"),
+                        message.replace("\n", "\\n"));
             }
         }
-        System.out.printf("%-18s %5s %6s %6s %7s %8s %8s%n", "class", "cases", "clean", "flawed", "crashed", "accepted", "refused");
+        System.out.printf(
+                "%-18s %5s %6s %6s %7s %8s %8s%n",
+                "class", "cases", "clean", "flawed", "crashed", "accepted", "refused");
         int[] total = new int[6];
         counts.forEach((kind, byOutcome) -> {
-            int[] row = {byOutcome.values().stream().mapToInt(Integer::intValue).sum(),
-                byOutcome.getOrDefault(Outcome.CLEAN, 0), byOutcome.getOrDefault(Outcome.FLAWED, 0),
-                byOutcome.getOrDefault(Outcome.CRASHED, 0), byOutcome.getOrDefault(Outcome.ACCEPTED, 0),
-                byOutcome.getOrDefault(Outcome.REFUSED_VALID, 0)};
+            int[] row = {
+                byOutcome.values().stream().mapToInt(Integer::intValue).sum(),
+                byOutcome.getOrDefault(Outcome.CLEAN, 0),
+                byOutcome.getOrDefault(Outcome.FLAWED, 0),
+                byOutcome.getOrDefault(Outcome.CRASHED, 0),
+                byOutcome.getOrDefault(Outcome.ACCEPTED, 0),
+                byOutcome.getOrDefault(Outcome.REFUSED_VALID, 0)
+            };
             for (int i = 0; i < 6; i++) {
                 total[i] += row[i];
             }
             System.out.printf("%-18s %5d %6d %6d %7d %8d %8d%n", kind, row[0], row[1], row[2], row[3], row[4], row[5]);
         });
-        System.out.printf("%-18s %5d %6d %6d %7d %8d %8d%n", "total", total[0], total[1], total[2], total[3], total[4], total[5]);
+        System.out.printf(
+                "%-18s %5d %6d %6d %7d %8d %8d%n", "total", total[0], total[1], total[2], total[3], total[4], total[5]);
         System.exit(0);
     }
 }

@@ -32,7 +32,8 @@ class HostileInputsTest {
 
     @ParameterizedTest(name = "[{0}] {1}")
     @MethodSource("cases")
-    void isRefusedWithOneCleanLineOrReadWhenValid(String kind, String title, HostileInputs.Case input) throws Exception {
+    void isRefusedWithOneCleanLineOrReadWhenValid(String kind, String title, HostileInputs.Case input)
+            throws Exception {
         HostileInputs.Result result = HostileInputs.run(input, dir, READER);
 
         assertThat(result.outcome()).as(result.message()).isEqualTo(HostileInputs.Outcome.CLEAN);

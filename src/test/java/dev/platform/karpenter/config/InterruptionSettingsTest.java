@@ -26,8 +26,11 @@ class InterruptionSettingsTest {
 
     @Test
     void acceptsACustomQueueNameAndCustomerKey() {
-        InterruptionSettings settings = config(V1, "queue_name = \"karpenter_demo-1\"",
-                "queue_kms_key_id = \"arn:aws:kms:us-west-2:111122223333:alias/karpenter\"").interruption();
+        InterruptionSettings settings = config(
+                        V1,
+                        "queue_name = \"karpenter_demo-1\"",
+                        "queue_kms_key_id = \"arn:aws:kms:us-west-2:111122223333:alias/karpenter\"")
+                .interruption();
 
         assertThat(settings.queueName()).isEqualTo("karpenter_demo-1");
         assertThat(settings.kmsKeyId()).contains("arn:aws:kms:us-west-2:111122223333:alias/karpenter");
@@ -35,16 +38,23 @@ class InterruptionSettingsTest {
 
     static Stream<Arguments> badInput() {
         return Stream.of(
-                Arguments.of("queue name with a dot", "queue_name = \"demo.fifo\"",
+                Arguments.of(
+                        "queue name with a dot",
+                        "queue_name = \"demo.fifo\"",
                         "queue_name must be 1 to 80 letters, digits, '-' or '_', got \"demo.fifo\""),
-                Arguments.of("queue name of 81 characters", "queue_name = \"" + "q".repeat(81) + "\"",
+                Arguments.of(
+                        "queue name of 81 characters",
+                        "queue_name = \"" + "q".repeat(81) + "\"",
                         "queue_name must be 1 to 80 letters"),
                 Arguments.of("empty queue name", "queue_name = \"\"", "queue_name must be 1 to 80 letters"),
                 Arguments.of("queue name not a string", "queue_name = 5", "queue_name must be a string"),
                 Arguments.of("empty key", "queue_kms_key_id = \"\"", "queue_kms_key_id must name a KMS key"),
-                Arguments.of("AWS managed key alias", "queue_kms_key_id = \"alias/aws/sqs\"",
+                Arguments.of(
+                        "AWS managed key alias",
+                        "queue_kms_key_id = \"alias/aws/sqs\"",
                         "queue_kms_key_id must be a customer managed key"),
-                Arguments.of("AWS managed key alias ARN",
+                Arguments.of(
+                        "AWS managed key alias ARN",
                         "queue_kms_key_id = \"arn:aws:kms:us-west-2:111122223333:alias/aws/sqs\"",
                         "queue_kms_key_id must be a customer managed key"));
     }

@@ -19,8 +19,9 @@ class SettingsCatalogueTest {
         Settings settings = Settings.cluster(TfvarsFile.parse(EXAMPLE));
         ClusterConfig.from(settings);
 
-        assertThat(settings.readKeys()).containsExactlyInAnyOrderElementsOf(
-                SettingsCatalogue.all().stream().map(Setting::key).toList());
+        assertThat(settings.readKeys())
+                .containsExactlyInAnyOrderElementsOf(
+                        SettingsCatalogue.all().stream().map(Setting::key).toList());
     }
 
     @Test
@@ -28,19 +29,25 @@ class SettingsCatalogueTest {
         String example = Files.readString(EXAMPLE);
         Map<String, Object> values = TfvarsFile.parse(EXAMPLE);
         for (Setting setting : SettingsCatalogue.all()) {
-            assertThat(example).as(setting.key())
+            assertThat(example)
+                    .as(setting.key())
                     .containsPattern(Pattern.compile("(?m)^(# )?" + setting.key() + " +="));
             if (values.containsKey(setting.key()) && setting.defaultValue() != null) {
-                assertThat(values.get(setting.key())).as(setting.key() + " in the example").isEqualTo(setting.defaultValue());
+                assertThat(values.get(setting.key()))
+                        .as(setting.key() + " in the example")
+                        .isEqualTo(setting.defaultValue());
             }
         }
-        assertThat(values.keySet()).allSatisfy(key -> assertThat(SettingsCatalogue.find(key)).as(key).isPresent());
+        assertThat(values.keySet())
+                .allSatisfy(
+                        key -> assertThat(SettingsCatalogue.find(key)).as(key).isPresent());
     }
 
     @Test
     void theExampleSaysWhichSettingsAPoolEntryTakes() throws IOException {
         String example = Files.readString(EXAMPLE);
-        String poolsComment = example.substring(example.indexOf("# More pools next to"), example.indexOf("# node_pools = ["));
+        String poolsComment =
+                example.substring(example.indexOf("# More pools next to"), example.indexOf("# node_pools = ["));
         for (Setting setting : SettingsCatalogue.all()) {
             assertThat(poolsComment.contains(setting.key())).as(setting.key()).isEqualTo(setting.pool());
         }
@@ -49,7 +56,8 @@ class SettingsCatalogueTest {
     @Test
     void theReadmeNamesEverySetting() throws IOException {
         String readme = Files.readString(Path.of("README.md"));
-        assertThat(SettingsCatalogue.all()).allSatisfy(setting ->
-                assertThat(readme).as(setting.key()).containsPattern("\\b" + setting.key() + "\\b"));
+        assertThat(SettingsCatalogue.all())
+                .allSatisfy(
+                        setting -> assertThat(readme).as(setting.key()).containsPattern("\\b" + setting.key() + "\\b"));
     }
 }

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TerraformStringsIT {
     /** Would read a file, loop, or reference a resource if Terraform evaluated them. */
     private static final String READ_FILE = "${file(\"/etc/hostname\")}";
+
     private static final String LOOP = "%{ for x in [1, 2] }y%{ endfor }";
     private static final String ESCAPED_ALREADY = "$${literal} %%{literal}";
     private static final String ALL = READ_FILE + " " + LOOP + " " + ESCAPED_ALREADY;
@@ -45,9 +46,24 @@ class TerraformStringsIT {
 
         ObjectNode outputs = JSON.createObjectNode();
         JsonNode iam = synth.stack("demo-iam");
-        output(outputs, "tag", iam.at("/provider/aws/0/default_tags/0/tags/team").asText());
-        output(outputs, "node_group", iam.at("/data/aws_eks_node_group").elements().next().get("node_group_name").asText());
-        output(outputs, "controller_values", synth.stack("demo-karpenter").at("/resource/helm_release/karpenter/values/0").asText());
+        output(
+                outputs,
+                "tag",
+                iam.at("/provider/aws/0/default_tags/0/tags/team").asText());
+        output(
+                outputs,
+                "node_group",
+                iam.at("/data/aws_eks_node_group")
+                        .elements()
+                        .next()
+                        .get("node_group_name")
+                        .asText());
+        output(
+                outputs,
+                "controller_values",
+                synth.stack("demo-karpenter")
+                        .at("/resource/helm_release/karpenter/values/0")
+                        .asText());
         JsonNode pools = synth.stack("demo-nodepools").at("/resource/helm_release");
         output(outputs, "pool_values", pools.elements().next().at("/values/0").asText());
         Files.writeString(dir.resolve("main.tf.json"), JSON.writeValueAsString(Map.of("output", outputs)));
@@ -58,29 +74,69 @@ class TerraformStringsIT {
 
         assertThat(evaluated.at("/tag/value").asText()).isEqualTo(ALL);
         assertThat(evaluated.at("/node_group/value").asText()).isEqualTo(ALL);
-        JsonNode controllerValues = YAML.readTree(evaluated.at("/controller_values/value").asText());
+        JsonNode controllerValues =
+                YAML.readTree(evaluated.at("/controller_values/value").asText());
         assertThat(controllerValues.at("/affinity/nodeAffinity/hostile"))
-                .containsExactly(JSON.valueToTree(READ_FILE), JSON.valueToTree(LOOP), JSON.valueToTree(ESCAPED_ALREADY));
+                .containsExactly(
+                        JSON.valueToTree(READ_FILE), JSON.valueToTree(LOOP), JSON.valueToTree(ESCAPED_ALREADY));
         JsonNode poolValues = YAML.readTree(evaluated.at("/pool_values/value").asText());
-        assertThat(poolValues.at("/manifests/0/spec/template/metadata/labels/loop").asText()).isEqualTo(LOOP);
-        assertThat(poolValues.at("/manifests/0/spec/template/metadata/labels/escaped").asText()).isEqualTo(ESCAPED_ALREADY);
+        assertThat(poolValues
+                        .at("/manifests/0/spec/template/metadata/labels/loop")
+                        .asText())
+                .isEqualTo(LOOP);
+        assertThat(poolValues
+                        .at("/manifests/0/spec/template/metadata/labels/escaped")
+                        .asText())
+                .isEqualTo(ESCAPED_ALREADY);
     }
 
     private static ClusterConfig withHostileStrings(ClusterConfig c) {
-        IamSettings iam = new IamSettings(c.iam().controllerIdentity(), false, ALL, c.iam().nodeRoleArn(), false, true);
-        ControllerSettings controller = new ControllerSettings(c.controller().stsRegionalEndpoints(),
-                c.controller().replicas(), c.controller().resources(), c.controller().tolerations(),
+        IamSettings iam = new IamSettings(
+                c.iam().controllerIdentity(), false, ALL, c.iam().nodeRoleArn(), false, true);
+        ControllerSettings controller = new ControllerSettings(
+                c.controller().stsRegionalEndpoints(),
+                c.controller().replicas(),
+                c.controller().resources(),
+                c.controller().tolerations(),
                 Map.of("nodeAffinity", Map.of("hostile", List.of(READ_FILE, LOOP, ESCAPED_ALREADY))));
         PoolSettings p = c.nodePools().pools().get(0);
-        PoolSettings pool = new PoolSettings(p.name(), p.capacityTypes(), p.architectures(), p.instanceCategories(),
-                p.instanceGenerationMin(), p.cpuLimit(), p.memoryLimit(), p.consolidation(), p.consolidateAfter(),
-                p.expireAfter(), p.ttlSecondsAfterEmpty(), Map.of("loop", LOOP, "escaped", ESCAPED_ALREADY), p.taints(),
+        PoolSettings pool = new PoolSettings(
+                p.name(),
+                p.capacityTypes(),
+                p.architectures(),
+                p.instanceCategories(),
+                p.instanceGenerationMin(),
+                p.cpuLimit(),
+                p.memoryLimit(),
+                p.consolidation(),
+                p.consolidateAfter(),
+                p.expireAfter(),
+                p.ttlSecondsAfterEmpty(),
+                Map.of("loop", LOOP, "escaped", ESCAPED_ALREADY),
+                p.taints(),
                 p.requirements());
-        NodePoolSettings nodePools = new NodePoolSettings(c.nodePools().amiFamily(), c.nodePools().discoveryTagKey(),
-                c.nodePools().discoveryTagValue(), List.of(pool), c.nodePools().uninstallHookImage(),
-                c.nodePools().amiVersion(), Map.of("team", ALL));
-        return new ClusterConfig(c.clusterName(), c.region(), c.release(), c.namespace(), c.serviceAccount(),
-                Map.of("team", ALL), iam, c.interruption(), controller, nodePools, c.backend(), c.apis(), c.upgradeOverride());
+        NodePoolSettings nodePools = new NodePoolSettings(
+                c.nodePools().amiFamily(),
+                c.nodePools().discoveryTagKey(),
+                c.nodePools().discoveryTagValue(),
+                List.of(pool),
+                c.nodePools().uninstallHookImage(),
+                c.nodePools().amiVersion(),
+                Map.of("team", ALL));
+        return new ClusterConfig(
+                c.clusterName(),
+                c.region(),
+                c.release(),
+                c.namespace(),
+                c.serviceAccount(),
+                Map.of("team", ALL),
+                iam,
+                c.interruption(),
+                controller,
+                nodePools,
+                c.backend(),
+                c.apis(),
+                c.upgradeOverride());
     }
 
     /**
@@ -97,8 +153,10 @@ class TerraformStringsIT {
         List<String> command = new java.util.ArrayList<>(List.of("terraform"));
         command.addAll(List.of(args));
         Path errors = Files.createTempFile("terraform", ".err");
-        Process process = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectError(errors.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectError(errors.toFile())
+                .start();
         String out = new String(process.getInputStream().readAllBytes());
         assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
         assertThat(process.exitValue()).as(out + Files.readString(errors)).isZero();

@@ -59,33 +59,38 @@ class TfvarsFileTest {
 
     /** Every expression Terraform would evaluate, and everything that is not a value, is refused with its line. */
     @ParameterizedTest
-    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-        "x = upper(\"eks\")                      | line 1 (x): only literal values are allowed (strings, numbers, true, false, null, lists, objects); found \"upper(\\\"eks\\\")\"",
-        "x = 10 * 100                            | line 1 (x): only literal values are allowed: operators, calls and references are not evaluated; found \"* 100\"",
-        "x = var.y                               | line 1 (x): only literal values are allowed (strings, numbers, true, false, null, lists, objects); found \"var.y\"",
-        "x = \"${file(\"/etc/hostname\")}\"      | line 1 (x): templates (${ ... }) are not allowed in a value; write $${ for a literal ${",
-        "x = \"%{ for a in [1] }y%{ endfor }\"   | line 1 (x): templates (%{ ... }) are not allowed in a value; write %%{ for a literal %{",
-        "data \"http\" \"x\" { url = \"http://127.0.0.1\" } | line 1 (data): blocks are not allowed; write data = { ... }",
-        "tags { a = \"b\" }                      | line 1 (tags): blocks are not allowed; write tags = { ... }",
-        "`x = 1\nx = 2`                          | line 2: x is set twice; each setting may appear once",
-        "`x = 1\nstray`                          | line 2 (stray): expected '=' after stray, found the end of the file",
-        "x = 1 2                                 | line 1 (x): expected the end of the line after the value of x, found \"2\"",
-        "x = { a = 1, a = 2 }                    | line 1: the key \"a\" appears twice in one object",
-        "x = [1 2]                               | line 1 (x): expected ',' or ']' in a list, found \"2]\"",
-        "x = \"open                              | line 1 (x): a string is not closed on its line",
-        "x = \"\\q\"                             | line 1 (x): unknown escape \\q in a string; allowed: \\n \\r \\t \\\" \\\\ \\uNNNN",
-        "x = 1e                                  | line 1 (x): a number's exponent needs digits, found \"e\"",
-        "x = -y                                  | line 1 (x): only literal values are allowed; found \"-y\"",
-        "x = [ for s in [\"a\"] : s ]            | line 1 (x): only literal values are allowed (strings, numbers, true, false, null, lists, objects); found \"for s in [\\\"a\\\"] : s ]\"",
-        "x = true ? 1 : 2                        | line 1 (x): only literal values are allowed: operators, calls and references are not evaluated; found \"? 1 : 2\"",
-        "x = [\"a\"][0]                          | line 1 (x): only literal values are allowed: operators, calls and references are not evaluated; found \"[0]\"",
-        "`x = <<EOT\n${a}\nEOT`                  | line 2: templates are not allowed in a heredoc; write $${ or %%{ for a literal ${ or %{",
-        "`x = <<EOT\nno end`                     | line 1: the heredoc <<EOT has no closing EOT",
-        "/* open                                 | line 1: a /* comment is not closed",
-        "x =                                     | line 1 (x): expected a value, found the end of the file",
-    })
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '`',
+            value = {
+                "x = upper(\"eks\")                      | line 1 (x): only literal values are allowed (strings, numbers, true, false, null, lists, objects); found \"upper(\\\"eks\\\")\"",
+                "x = 10 * 100                            | line 1 (x): only literal values are allowed: operators, calls and references are not evaluated; found \"* 100\"",
+                "x = var.y                               | line 1 (x): only literal values are allowed (strings, numbers, true, false, null, lists, objects); found \"var.y\"",
+                "x = \"${file(\"/etc/hostname\")}\"      | line 1 (x): templates (${ ... }) are not allowed in a value; write $${ for a literal ${",
+                "x = \"%{ for a in [1] }y%{ endfor }\"   | line 1 (x): templates (%{ ... }) are not allowed in a value; write %%{ for a literal %{",
+                "data \"http\" \"x\" { url = \"http://127.0.0.1\" } | line 1 (data): blocks are not allowed; write data = { ... }",
+                "tags { a = \"b\" }                      | line 1 (tags): blocks are not allowed; write tags = { ... }",
+                "`x = 1\nx = 2`                          | line 2: x is set twice; each setting may appear once",
+                "`x = 1\nstray`                          | line 2 (stray): expected '=' after stray, found the end of the file",
+                "x = 1 2                                 | line 1 (x): expected the end of the line after the value of x, found \"2\"",
+                "x = { a = 1, a = 2 }                    | line 1: the key \"a\" appears twice in one object",
+                "x = [1 2]                               | line 1 (x): expected ',' or ']' in a list, found \"2]\"",
+                "x = \"open                              | line 1 (x): a string is not closed on its line",
+                "x = \"\\q\"                             | line 1 (x): unknown escape \\q in a string; allowed: \\n \\r \\t \\\" \\\\ \\uNNNN",
+                "x = 1e                                  | line 1 (x): a number's exponent needs digits, found \"e\"",
+                "x = -y                                  | line 1 (x): only literal values are allowed; found \"-y\"",
+                "x = [ for s in [\"a\"] : s ]            | line 1 (x): only literal values are allowed (strings, numbers, true, false, null, lists, objects); found \"for s in [\\\"a\\\"] : s ]\"",
+                "x = true ? 1 : 2                        | line 1 (x): only literal values are allowed: operators, calls and references are not evaluated; found \"? 1 : 2\"",
+                "x = [\"a\"][0]                          | line 1 (x): only literal values are allowed: operators, calls and references are not evaluated; found \"[0]\"",
+                "`x = <<EOT\n${a}\nEOT`                  | line 2: templates are not allowed in a heredoc; write $${ or %%{ for a literal ${ or %{",
+                "`x = <<EOT\nno end`                     | line 1: the heredoc <<EOT has no closing EOT",
+                "/* open                                 | line 1: a /* comment is not closed",
+                "x =                                     | line 1 (x): expected a value, found the end of the file",
+            })
     void refusesWhatIsNotALiteral(String text, String message) {
-        assertThatThrownBy(() -> TfvarsFile.parse(text)).isInstanceOf(ConfigException.class).hasMessage(message);
+        assertThatThrownBy(() -> TfvarsFile.parse(text))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(message);
     }
 
     @Test

@@ -4,11 +4,11 @@ import static dev.platform.karpenter.controller.ControllerFixtures.values;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.platform.karpenter.versions.HelmValueKeys;
-import dev.platform.karpenter.versions.ValuePath;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
+import dev.platform.karpenter.versions.HelmValueKeys;
+import dev.platform.karpenter.versions.ValuePath;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,19 +28,39 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ChartValueKeysTest {
     @RegisterExtension
     static final Synthesized V0 = ControllerFixtures.v0();
+
     @RegisterExtension
     static final Synthesized V1 = ControllerFixtures.v1();
 
     static List<Arguments> generations() {
         return List.of(
-                Arguments.of("v0.30.0", V0, List.of(
-                        "settings.aws.clusterName", "settings.aws.clusterEndpoint", "settings.aws.interruptionQueueName",
-                        "settings.aws.defaultInstanceProfile", "serviceAccount.name", "serviceAccount.annotations",
-                        "replicas", "controller.resources", "tolerations", "affinity")),
-                Arguments.of("1.14.1", V1, List.of(
-                        "settings.clusterName", "settings.clusterEndpoint", "settings.interruptionQueue",
-                        "serviceAccount.name", "serviceAccount.annotations", "replicas", "controller.resources",
-                        "tolerations", "affinity")));
+                Arguments.of(
+                        "v0.30.0",
+                        V0,
+                        List.of(
+                                "settings.aws.clusterName",
+                                "settings.aws.clusterEndpoint",
+                                "settings.aws.interruptionQueueName",
+                                "settings.aws.defaultInstanceProfile",
+                                "serviceAccount.name",
+                                "serviceAccount.annotations",
+                                "replicas",
+                                "controller.resources",
+                                "tolerations",
+                                "affinity")),
+                Arguments.of(
+                        "1.14.1",
+                        V1,
+                        List.of(
+                                "settings.clusterName",
+                                "settings.clusterEndpoint",
+                                "settings.interruptionQueue",
+                                "serviceAccount.name",
+                                "serviceAccount.annotations",
+                                "replicas",
+                                "controller.resources",
+                                "tolerations",
+                                "affinity")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -55,8 +75,11 @@ class ChartValueKeysTest {
 
     @Test
     void theGenerationsKeysAreNotInterchangeable() {
-        assertThat(chartKeys("1.14.1")).doesNotContain("settings.aws.clusterName", "settings.aws.interruptionQueueName",
-                "settings.aws.defaultInstanceProfile");
+        assertThat(chartKeys("1.14.1"))
+                .doesNotContain(
+                        "settings.aws.clusterName",
+                        "settings.aws.interruptionQueueName",
+                        "settings.aws.defaultInstanceProfile");
         assertThat(chartKeys("v0.30.0")).doesNotContain("settings.clusterName", "settings.interruptionQueue");
     }
 
@@ -87,7 +110,8 @@ class ChartValueKeysTest {
     /** Every key path of the chart's values.yaml (src/test/resources/charts), in Helm --set spelling. */
     private static Set<String> chartKeys(String chartVersion) {
         String tag = chartVersion.startsWith("v") ? chartVersion : "v" + chartVersion;
-        Path valuesFile = UpstreamCharts.chart(tag, UpstreamCharts.CONTROLLER_CHART).resolve("values.yaml");
+        Path valuesFile =
+                UpstreamCharts.chart(tag, UpstreamCharts.CONTROLLER_CHART).resolve("values.yaml");
         Set<String> keys = new TreeSet<>();
         collectChartKeys(Json.readYaml(valuesFile), "", keys);
         return keys;

@@ -11,11 +11,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.platform.karpenter.controller.RenderedControllerReleases.Cluster;
-import dev.platform.karpenter.versions.ApiGeneration;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
-import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
+import dev.platform.karpenter.versions.ApiGeneration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -69,17 +68,22 @@ class ControllerChartRenderTest {
             assertThat(env.get("CLUSTER_ENDPOINT")).matches(ENDPOINT);
             assertThat(cluster.produced(env.get("INTERRUPTION_QUEUE"))).matches(queue(cluster));
         } else {
-            JsonNode settings = find(objects, "ConfigMap", "karpenter-global-settings").path("data");
+            JsonNode settings =
+                    find(objects, "ConfigMap", "karpenter-global-settings").path("data");
             assertThat(settings.path("aws.clusterName").textValue()).isEqualTo(cluster.clusterName());
             assertThat(settings.path("aws.clusterEndpoint").textValue()).matches(ENDPOINT);
-            assertThat(cluster.produced(settings.path("aws.interruptionQueueName").textValue())).matches(queue(cluster));
+            assertThat(cluster.produced(
+                            settings.path("aws.interruptionQueueName").textValue()))
+                    .matches(queue(cluster));
             assertThat(env(controller(objects))).doesNotContainKeys("CLUSTER_NAME", "INTERRUPTION_QUEUE");
         }
         // Where v1alpha5 pools are declared (0.30, 0.31; 0.32 beside v1beta1), their nodes take the profile from the
         // settings ConfigMap.
         if (cluster.config().apis().rendered().contains(ApiGeneration.V1ALPHA5)) {
-            JsonNode settings = find(objects, "ConfigMap", "karpenter-global-settings").path("data");
-            assertThat(cluster.produced(settings.path("aws.defaultInstanceProfile").textValue()))
+            JsonNode settings =
+                    find(objects, "ConfigMap", "karpenter-global-settings").path("data");
+            assertThat(cluster.produced(
+                            settings.path("aws.defaultInstanceProfile").textValue()))
                     .matches(cluster.clusterName() + "-iam: aws_iam_instance_profile\\.[^.]+\\.name");
         }
     }
@@ -91,13 +95,19 @@ class ControllerChartRenderTest {
         JsonNode account = find(objects, "ServiceAccount", SERVICE_ACCOUNT);
         assertThat(account.at("/metadata/namespace").asText()).isEqualTo(NAMESPACE);
         JsonNode annotations = account.at("/metadata/annotations");
-        assertThat(names(annotations)).containsExactlyInAnyOrder(
-                "eks.amazonaws.com/role-arn", "eks.amazonaws.com/sts-regional-endpoints");
-        assertThat(cluster.produced(annotations.path("eks.amazonaws.com/role-arn").textValue()))
+        assertThat(names(annotations))
+                .containsExactlyInAnyOrder("eks.amazonaws.com/role-arn", "eks.amazonaws.com/sts-regional-endpoints");
+        assertThat(cluster.produced(
+                        annotations.path("eks.amazonaws.com/role-arn").textValue()))
                 .matches(cluster.clusterName() + "-iam: aws_iam_role\\.[^.]+\\.arn");
-        assertThat(annotations.path("eks.amazonaws.com/sts-regional-endpoints").isTextual()).isTrue();
-        assertThat(annotations.path("eks.amazonaws.com/sts-regional-endpoints").textValue()).isEqualTo("true");
-        assertThat(deployment(objects).at("/spec/template/spec/serviceAccountName").asText()).isEqualTo(SERVICE_ACCOUNT);
+        assertThat(annotations.path("eks.amazonaws.com/sts-regional-endpoints").isTextual())
+                .isTrue();
+        assertThat(annotations.path("eks.amazonaws.com/sts-regional-endpoints").textValue())
+                .isEqualTo("true");
+        assertThat(deployment(objects)
+                        .at("/spec/template/spec/serviceAccountName")
+                        .asText())
+                .isEqualTo(SERVICE_ACCOUNT);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -106,8 +116,12 @@ class ControllerChartRenderTest {
         List<JsonNode> objects = RENDERED.get(cluster);
         JsonNode annotations = find(objects, "ServiceAccount", SERVICE_ACCOUNT).at("/metadata/annotations");
         assertThat(names(annotations)).containsExactly("eks.amazonaws.com/sts-regional-endpoints");
-        assertThat(annotations.path("eks.amazonaws.com/sts-regional-endpoints").textValue()).isEqualTo("true");
-        assertThat(deployment(objects).at("/spec/template/spec/serviceAccountName").asText()).isEqualTo(SERVICE_ACCOUNT);
+        assertThat(annotations.path("eks.amazonaws.com/sts-regional-endpoints").textValue())
+                .isEqualTo("true");
+        assertThat(deployment(objects)
+                        .at("/spec/template/spec/serviceAccountName")
+                        .asText())
+                .isEqualTo(SERVICE_ACCOUNT);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -124,14 +138,19 @@ class ControllerChartRenderTest {
                 - {key: CriticalAddonsOnly, operator: Exists}
                 - {key: dedicated, operator: Equal, value: "true", effect: NoSchedule}
                 """));
-        pod.path("tolerations").forEach(t -> t.forEach(v -> assertThat(v.isTextual()).as(t.toString()).isTrue()));
+        pod.path("tolerations")
+                .forEach(t -> t.forEach(
+                        v -> assertThat(v.isTextual()).as(t.toString()).isTrue()));
 
-        JsonNode terms = pod.at("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms");
+        JsonNode terms =
+                pod.at("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms");
         assertThat(terms).isNotEmpty();
         for (JsonNode term : terms) {
-            assertThat(term.path("matchExpressions")).contains(yaml("{key: eks.amazonaws.com/nodegroup, operator: In, values: [default]}"));
+            assertThat(term.path("matchExpressions"))
+                    .contains(yaml("{key: eks.amazonaws.com/nodegroup, operator: In, values: [default]}"));
             for (ApiGeneration generation : cluster.config().apis().rendered()) {
-                assertThat(term.path("matchExpressions")).contains(yaml("{key: " + generation.poolLabel() + ", operator: DoesNotExist}"));
+                assertThat(term.path("matchExpressions"))
+                        .contains(yaml("{key: " + generation.poolLabel() + ", operator: DoesNotExist}"));
             }
         }
         // The chart's spreading of replicas over nodes survives the app's node affinity.
@@ -145,10 +164,12 @@ class ControllerChartRenderTest {
         ObjectNode values = (ObjectNode) yaml(cluster.values());
         values.remove("affinity");
         JsonNode pod = deployment(cluster.renderController(write(values))).at("/spec/template/spec");
-        JsonNode terms = pod.at("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms");
+        JsonNode terms =
+                pod.at("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms");
         assertThat(terms).hasSize(1);
         assertThat(terms.get(0).path("matchExpressions"))
-                .contains(yaml("{key: " + cluster.config().release().apiGeneration().poolLabel() + ", operator: DoesNotExist}"));
+                .contains(yaml("{key: "
+                        + cluster.config().release().apiGeneration().poolLabel() + ", operator: DoesNotExist}"));
         assertSpreadOverNodes(pod);
     }
 
@@ -161,15 +182,24 @@ class ControllerChartRenderTest {
     void theChartReadsEveryValueKeyTheAppSets(Cluster cluster) {
         ObjectNode values = (ObjectNode) yaml(cluster.values());
         List<JsonNode> full = RENDERED.get(cluster);
-        assertThat(cluster.renderController(cluster.values())).as("rendering is deterministic").isEqualTo(full);
+        assertThat(cluster.renderController(cluster.values()))
+                .as("rendering is deterministic")
+                .isEqualTo(full);
         List<String> leaves = leaves(values, "");
-        assertThat(leaves).contains("/replicas", "/serviceAccount/name", "/tolerations", "/affinity/nodeAffinity"
-                + "/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms");
+        assertThat(leaves)
+                .contains(
+                        "/replicas",
+                        "/serviceAccount/name",
+                        "/tolerations",
+                        "/affinity/nodeAffinity" + "/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms");
         for (String leaf : leaves) {
             ObjectNode without = values.deepCopy();
             int cut = leaf.lastIndexOf('/');
-            ((ObjectNode) without.at(leaf.substring(0, cut))).remove(leaf.substring(cut + 1).replace("~1", "/"));
-            assertThat(renderOrFailure(cluster, write(without))).as("rendered without " + leaf).isNotEqualTo(full);
+            ((ObjectNode) without.at(leaf.substring(0, cut)))
+                    .remove(leaf.substring(cut + 1).replace("~1", "/"));
+            assertThat(renderOrFailure(cluster, write(without)))
+                    .as("rendered without " + leaf)
+                    .isNotEqualTo(full);
         }
     }
 
@@ -179,7 +209,9 @@ class ControllerChartRenderTest {
         List<JsonNode> objects = RENDERED.get(cluster);
         assertThat(objects).hasSizeGreaterThan(10);
         for (JsonNode object : objects) {
-            assertThat(CoreObjects.errors(object)).as(HelmRender.describe(object)).isEmpty();
+            assertThat(CoreObjects.errors(object))
+                    .as(HelmRender.describe(object))
+                    .isEmpty();
         }
     }
 
@@ -211,13 +243,16 @@ class ControllerChartRenderTest {
 
     /** The chart's pod anti-affinity keeps the controller's replicas on different nodes. */
     private static void assertSpreadOverNodes(JsonNode pod) {
-        assertThat(pod.at("/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0/topologyKey").asText())
+        assertThat(pod.at("/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0/topologyKey")
+                        .asText())
                 .isEqualTo("kubernetes.io/hostname");
     }
 
     private static Map<String, String> env(JsonNode container) {
         Map<String, String> env = new LinkedHashMap<>();
-        container.path("env").forEach(e -> env.put(e.path("name").asText(), e.path("value").asText()));
+        container
+                .path("env")
+                .forEach(e -> env.put(e.path("name").asText(), e.path("value").asText()));
         return env;
     }
 
@@ -225,7 +260,9 @@ class ControllerChartRenderTest {
     private static List<String> leaves(JsonNode node, String path) {
         List<String> leaves = new ArrayList<>();
         if (node.isObject() && !node.isEmpty()) {
-            node.fields().forEachRemaining(f -> leaves.addAll(leaves(f.getValue(), path + "/" + f.getKey().replace("/", "~1"))));
+            node.fields()
+                    .forEachRemaining(f -> leaves.addAll(
+                            leaves(f.getValue(), path + "/" + f.getKey().replace("/", "~1"))));
         } else {
             leaves.add(path);
         }

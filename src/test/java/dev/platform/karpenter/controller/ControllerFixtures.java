@@ -20,24 +20,29 @@ final class ControllerFixtures {
 
     static final String STACK = "demo-karpenter";
 
-    private ControllerFixtures() {
-    }
+    private ControllerFixtures() {}
 
     /** The 0.x cluster, synthesized now: register it as an extension in the test class. */
     static Synthesized v0() {
-        return Synthesized.app().cluster("demo", TestConfigs.V0, EVERY_CONTROLLER_SETTING).synthesize();
+        return Synthesized.app()
+                .cluster("demo", TestConfigs.V0, EVERY_CONTROLLER_SETTING)
+                .synthesize();
     }
 
     /** The 1.x cluster, with its own namespace and service account. */
     static Synthesized v1() {
-        String[] settings = Stream.concat(Stream.of(EVERY_CONTROLLER_SETTING), Stream.of(
-                "karpenter_namespace = \"kube-system\"", "karpenter_service_account = \"karpenter-controller\""))
+        String[] settings = Stream.concat(
+                        Stream.of(EVERY_CONTROLLER_SETTING),
+                        Stream.of(
+                                "karpenter_namespace = \"kube-system\"",
+                                "karpenter_service_account = \"karpenter-controller\""))
                 .toArray(String[]::new);
         return Synthesized.app().cluster("demo", TestConfigs.V1, settings).synthesize();
     }
 
     static JsonNode release(Synthesized synthesized, String address) {
-        JsonNode release = synthesized.stack(STACK).path("resource").path("helm_release").path(address);
+        JsonNode release =
+                synthesized.stack(STACK).path("resource").path("helm_release").path(address);
         if (release.isMissingNode()) {
             throw new AssertionError("no helm_release." + address + " in " + STACK);
         }

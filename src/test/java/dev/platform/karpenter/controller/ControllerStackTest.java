@@ -28,8 +28,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** The synthesized {@code demo-karpenter} stack of a 0.x and a 1.x cluster. */
 class ControllerStackTest {
     private static final String TOKEN = "data.aws_ecrpublic_authorization_token.ecr_public";
+
     @RegisterExtension
     static final Synthesized V0 = ControllerFixtures.v0();
+
     @RegisterExtension
     static final Synthesized V1 = ControllerFixtures.v1();
 
@@ -90,7 +92,8 @@ class ControllerStackTest {
     @ParameterizedTest
     @MethodSource("generations")
     void theHelmProviderLogsInWithThisRunsTokenSoUpgradesNeverUseTheStalePasswordInState(Synthesized synthesized) {
-        JsonNode registries = synthesized.stack(STACK).path("provider").path("helm").get(0).path("registry");
+        JsonNode registries =
+                synthesized.stack(STACK).path("provider").path("helm").get(0).path("registry");
         assertThat(registries).hasSize(1);
         assertThat(registries.get(0).path("url").asText()).isEqualTo("oci://public.ecr.aws");
         assertThat(registries.get(0).path("username").asText()).isEqualTo("${" + TOKEN + ".user_name}");
@@ -104,13 +107,14 @@ class ControllerStackTest {
         Map<String, String> references = new TreeMap<>();
         collectStrings(stack, "", references);
         references.values().removeIf(value -> !value.contains("aws_ecrpublic_authorization_token"));
-        assertThat(references.keySet()).containsExactly(
-                "/provider/helm/0/registry/0/password",
-                "/provider/helm/0/registry/0/username",
-                "/resource/helm_release/karpenter/repository_password",
-                "/resource/helm_release/karpenter/repository_username",
-                "/resource/helm_release/karpenter_crd/repository_password",
-                "/resource/helm_release/karpenter_crd/repository_username");
+        assertThat(references.keySet())
+                .containsExactly(
+                        "/provider/helm/0/registry/0/password",
+                        "/provider/helm/0/registry/0/username",
+                        "/resource/helm_release/karpenter/repository_password",
+                        "/resource/helm_release/karpenter/repository_username",
+                        "/resource/helm_release/karpenter_crd/repository_password",
+                        "/resource/helm_release/karpenter_crd/repository_username");
         // the only output: the step guard's (upgrade.StepGuardTest), whose value is the chart version
         assertThat(stack.path("output").size()).isOne();
         assertThat(stack.path("output").has("karpenter_step_guard")).isTrue();
@@ -120,14 +124,18 @@ class ControllerStackTest {
     void v0ValuesSitAtTheSettingsAwsKeysWithEveryValueWired() {
         ObjectNode values = (ObjectNode) values(V0);
         assertThat(values.at("/settings/aws/clusterEndpoint").asText()).isEqualTo(clusterEndpoint(V0));
-        assertThat(produced(V0, values.at("/settings/aws/interruptionQueueName"))).isEqualTo(queueName(V0));
+        assertThat(produced(V0, values.at("/settings/aws/interruptionQueueName")))
+                .isEqualTo(queueName(V0));
         String profile = onlyId(resources(V0.stack("demo-iam"), "aws_iam_instance_profile"));
         assertThat(produced(V0, values.at("/settings/aws/defaultInstanceProfile")))
                 .isEqualTo("${aws_iam_instance_profile." + profile + ".name}");
         JsonNode annotations = values.path("serviceAccount").path("annotations");
         assertThat(produced(V0, annotations.path("eks.amazonaws.com/role-arn"))).isEqualTo(controllerRoleArn(V0));
 
-        values.with("settings").with("aws").put("clusterEndpoint", "<endpoint>").put("interruptionQueueName", "<queue>")
+        values.with("settings")
+                .with("aws")
+                .put("clusterEndpoint", "<endpoint>")
+                .put("interruptionQueueName", "<queue>")
                 .put("defaultInstanceProfile", "<profile>");
         values.with("serviceAccount").with("annotations").put("eks.amazonaws.com/role-arn", "<role>");
         assertThat(values).isEqualTo(yaml("""
@@ -200,8 +208,10 @@ class ControllerStackTest {
         JsonNode values = values(synthesized);
         JsonNode annotations = values.path("serviceAccount").path("annotations");
         assertThat(annotations.size()).isEqualTo(2);
-        annotations.forEach(annotation -> assertThat(annotation.isTextual()).as(annotation.toString()).isTrue());
-        assertThat(annotations.path("eks.amazonaws.com/sts-regional-endpoints").textValue()).isEqualTo("true");
+        annotations.forEach(annotation ->
+                assertThat(annotation.isTextual()).as(annotation.toString()).isTrue());
+        assertThat(annotations.path("eks.amazonaws.com/sts-regional-endpoints").textValue())
+                .isEqualTo("true");
         JsonNode toleration = values.path("tolerations").get(1);
         assertThat(toleration.path("value").isTextual()).isTrue();
         assertThat(toleration.path("value").textValue()).isEqualTo("true");
@@ -214,15 +224,25 @@ class ControllerStackTest {
         JsonNode values = release(v10, "karpenter_crd").path("values");
 
         assertThat(values).hasSize(1);
-        assertThat(Json.yaml(values.get(0).asText()).at("/webhook/serviceNamespace").textValue()).isEqualTo("platform");
-        assertThat(release(V1, "karpenter_crd").has("values")).as("1.14 has no conversion webhook").isFalse();
+        assertThat(Json.yaml(values.get(0).asText())
+                        .at("/webhook/serviceNamespace")
+                        .textValue())
+                .isEqualTo("platform");
+        assertThat(release(V1, "karpenter_crd").has("values"))
+                .as("1.14 has no conversion webhook")
+                .isFalse();
     }
 
     @Test
     void leavesTheVersionGuardsToTheClusterDataSource() {
-        assertThat(release(V0, "karpenter_crd").path("lifecycle").has("precondition")).isFalse();
-        JsonNode guards = V0.stack(STACK).path("data").path("aws_eks_cluster").path(clusterId(V0))
-                .path("lifecycle").path("postcondition");
+        assertThat(release(V0, "karpenter_crd").path("lifecycle").has("precondition"))
+                .isFalse();
+        JsonNode guards = V0.stack(STACK)
+                .path("data")
+                .path("aws_eks_cluster")
+                .path(clusterId(V0))
+                .path("lifecycle")
+                .path("postcondition");
         assertThat(guards).isNotEmpty();
         assertThat(guards.get(0).path("condition").asText()).contains("self.version");
     }
@@ -232,7 +252,8 @@ class ControllerStackTest {
         JsonNode helm = V0.stack(STACK).path("provider").path("helm");
         assertThat(helm).hasSize(1);
         assertThat(helm.get(0).path("kubernetes").path("host").asText()).isEqualTo(clusterEndpoint(V0));
-        assertThat(helm.get(0).path("kubernetes").path("exec").path("command").asText()).isEqualTo("aws");
+        assertThat(helm.get(0).path("kubernetes").path("exec").path("command").asText())
+                .isEqualTo("aws");
     }
 
     /** What a {@code terraform_remote_state} reference reads in the producing stack. */
@@ -241,11 +262,13 @@ class ControllerStackTest {
     }
 
     private static String queueName(Synthesized synthesized) {
-        return "${aws_sqs_queue." + onlyId(resources(synthesized.stack("demo-interruption"), "aws_sqs_queue")) + ".name}";
+        return "${aws_sqs_queue." + onlyId(resources(synthesized.stack("demo-interruption"), "aws_sqs_queue"))
+                + ".name}";
     }
 
     private static String controllerRoleArn(Synthesized synthesized) {
-        return "${aws_iam_role." + idWhere(synthesized.stack("demo-iam"), "aws_iam_role", "name", "KarpenterIRSA-demo") + ".arn}";
+        return "${aws_iam_role." + idWhere(synthesized.stack("demo-iam"), "aws_iam_role", "name", "KarpenterIRSA-demo")
+                + ".arn}";
     }
 
     private static String clusterId(Synthesized synthesized) {
@@ -260,7 +283,8 @@ class ControllerStackTest {
         if (node.isTextual()) {
             strings.put(pointer, node.textValue());
         }
-        node.fields().forEachRemaining(field -> collectStrings(field.getValue(), pointer + "/" + field.getKey(), strings));
+        node.fields()
+                .forEachRemaining(field -> collectStrings(field.getValue(), pointer + "/" + field.getKey(), strings));
         if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
                 collectStrings(node.get(i), pointer + "/" + i, strings);

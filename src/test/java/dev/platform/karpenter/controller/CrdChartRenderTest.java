@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.controller.RenderedControllerReleases.Cluster;
-import dev.platform.karpenter.versions.ApiGeneration;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
+import dev.platform.karpenter.versions.ApiGeneration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -45,10 +45,19 @@ class CrdChartRenderTest {
             shipped.putAll(byName(HelmRender.parse(read(file))));
         }
         assertThat(rendered.keySet()).containsExactlyElementsOf(shipped.keySet());
-        assertThat(rendered.keySet()).containsAll(cluster.config().release().apiGeneration() == ApiGeneration.V1ALPHA5
-                ? List.of("awsnodetemplates.karpenter.k8s.aws", "machines.karpenter.sh", "provisioners.karpenter.sh")
-                : List.of("ec2nodeclasses.karpenter.k8s.aws", "nodeclaims.karpenter.sh", "nodepools.karpenter.sh"));
-        shipped.forEach((name, crd) -> assertThat(comparable(rendered.get(name))).as(name).isEqualTo(comparable(crd)));
+        assertThat(rendered.keySet())
+                .containsAll(
+                        cluster.config().release().apiGeneration() == ApiGeneration.V1ALPHA5
+                                ? List.of(
+                                        "awsnodetemplates.karpenter.k8s.aws",
+                                        "machines.karpenter.sh",
+                                        "provisioners.karpenter.sh")
+                                : List.of(
+                                        "ec2nodeclasses.karpenter.k8s.aws",
+                                        "nodeclaims.karpenter.sh",
+                                        "nodepools.karpenter.sh"));
+        shipped.forEach((name, crd) ->
+                assertThat(comparable(rendered.get(name))).as(name).isEqualTo(comparable(crd)));
     }
 
     /**
@@ -64,10 +73,14 @@ class CrdChartRenderTest {
             if (service.isMissingNode()) {
                 continue;
             }
-            assertThat(service.path("namespace").asText()).isEqualTo(cluster.release("karpenter").path("namespace").asText());
-            JsonNode target = HelmRender.find(controller, "Service", service.path("name").asText());
-            assertThat(target.at("/metadata/namespace").asText()).isEqualTo(service.path("namespace").asText());
-            assertThat(target.at("/spec/ports").findValuesAsText("port")).contains(service.path("port").asText());
+            assertThat(service.path("namespace").asText())
+                    .isEqualTo(cluster.release("karpenter").path("namespace").asText());
+            JsonNode target =
+                    HelmRender.find(controller, "Service", service.path("name").asText());
+            assertThat(target.at("/metadata/namespace").asText())
+                    .isEqualTo(service.path("namespace").asText());
+            assertThat(target.at("/spec/ports").findValuesAsText("port"))
+                    .contains(service.path("port").asText());
         }
     }
 
@@ -93,7 +106,8 @@ class CrdChartRenderTest {
             return;
         }
         JsonNode tree = Json.yaml(values);
-        assertThat(tree.at("/webhook/serviceNamespace").asText()).isEqualTo(cluster.release("karpenter").path("namespace").asText());
+        assertThat(tree.at("/webhook/serviceNamespace").asText())
+                .isEqualTo(cluster.release("karpenter").path("namespace").asText());
         ((ObjectNode) tree.path("webhook")).put("serviceNamespace", "elsewhere");
         assertThat(cluster.renderCrds(tree.toString())).isNotEqualTo(RENDERED.get(cluster));
     }

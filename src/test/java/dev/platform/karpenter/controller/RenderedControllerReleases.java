@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
 final class RenderedControllerReleases {
     static final String NAMESPACE = "karpenter-system";
     static final String SERVICE_ACCOUNT = "karpenter-controller";
-    private static final Pattern REMOTE_OUTPUT = Pattern.compile("<tf:data\\.terraform_remote_state\\.([^.]+)\\.outputs\\.([^>]+)>");
+    private static final Pattern REMOTE_OUTPUT =
+            Pattern.compile("<tf:data\\.terraform_remote_state\\.([^.]+)\\.outputs\\.([^>]+)>");
 
     /** One cluster's controller stack and its releases as Helm renders them. */
     record Cluster(String tag, String clusterName, ClusterConfig config, JsonNode stack, Synthesized synthesized) {
@@ -41,9 +42,19 @@ final class RenderedControllerReleases {
             if (!m.matches()) {
                 throw new AssertionError("not a cross-stack reference: " + rendered);
             }
-            String path = stack.path("data").path("terraform_remote_state").path(m.group(1)).path("config").path("path").asText();
+            String path = stack.path("data")
+                    .path("terraform_remote_state")
+                    .path(m.group(1))
+                    .path("config")
+                    .path("path")
+                    .asText();
             String producer = path.replaceFirst(".*terraform\\.", "").replaceFirst("\\.tfstate$", "");
-            String value = synthesized.stack(producer).path("output").path(m.group(2)).path("value").asText();
+            String value = synthesized
+                    .stack(producer)
+                    .path("output")
+                    .path(m.group(2))
+                    .path("value")
+                    .asText();
             return producer + ": " + value.replaceFirst("^\\$\\{(.*)}$", "$1");
         }
 
@@ -67,8 +78,11 @@ final class RenderedControllerReleases {
         /** The karpenter chart rendered with {@code valuesYaml}, as the release would install it. */
         List<JsonNode> renderController(String valuesYaml) {
             JsonNode release = release("karpenter");
-            return HelmRender.template(UpstreamCharts.chart(tag, release.path("chart").asText()), release.path("name").asText(),
-                    release.path("namespace").asText(), valuesYaml);
+            return HelmRender.template(
+                    UpstreamCharts.chart(tag, release.path("chart").asText()),
+                    release.path("name").asText(),
+                    release.path("namespace").asText(),
+                    valuesYaml);
         }
 
         /** The CRD release's values document with markers; empty where the release sets none. */
@@ -84,8 +98,11 @@ final class RenderedControllerReleases {
 
         List<JsonNode> renderCrds(String valuesYaml) {
             JsonNode release = release("karpenter_crd");
-            return HelmRender.template(UpstreamCharts.chart(tag, release.path("chart").asText()), release.path("name").asText(),
-                    release.path("namespace").asText(), valuesYaml);
+            return HelmRender.template(
+                    UpstreamCharts.chart(tag, release.path("chart").asText()),
+                    release.path("name").asText(),
+                    release.path("namespace").asText(),
+                    valuesYaml);
         }
     }
 
@@ -108,8 +125,7 @@ final class RenderedControllerReleases {
         podIdentity.forEach((tag, config) -> POD_IDENTITY.put(tag, cluster(synthesized, tag, config)));
     }
 
-    private RenderedControllerReleases() {
-    }
+    private RenderedControllerReleases() {}
 
     /** {@code ${expr}} replaced by {@code <tf:expr>}. */
     static String markers(String text) {
@@ -117,7 +133,11 @@ final class RenderedControllerReleases {
     }
 
     private static Cluster cluster(Synthesized synthesized, String tag, ClusterConfig config) {
-        return new Cluster(tag, config.clusterName(), config, synthesized.stack(config.stackName(ControllerStack.CONCERN)),
+        return new Cluster(
+                tag,
+                config.clusterName(),
+                config,
+                synthesized.stack(config.stackName(ControllerStack.CONCERN)),
                 synthesized);
     }
 
@@ -126,7 +146,8 @@ final class RenderedControllerReleases {
         lines.add("karpenter_namespace = \"" + NAMESPACE + "\"");
         lines.add("karpenter_service_account = \"" + SERVICE_ACCOUNT + "\"");
         lines.addAll(List.of(extra));
-        return TestConfigs.configFor(clusterName, "us-west-2", UpstreamCharts.chartVersion(tag), lines.toArray(String[]::new));
+        return TestConfigs.configFor(
+                clusterName, "us-west-2", UpstreamCharts.chartVersion(tag), lines.toArray(String[]::new));
     }
 
     private static String suffix(String tag) {

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.ClusterConfig;
-import dev.platform.karpenter.versions.HelmValueKeys;
-import dev.platform.karpenter.versions.ValuePath;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.TestConfigs;
+import dev.platform.karpenter.versions.HelmValueKeys;
+import dev.platform.karpenter.versions.ValuePath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -27,16 +27,28 @@ import org.junit.jupiter.api.Test;
  * the wrong generation cannot silently switch a setting off.
  */
 class V1Beta1ChartValuesTest {
-    private static final Set<ValuePath> HANDED_OVER_WHOLE = Set.of(HelmValueKeys.SERVICE_ACCOUNT_ANNOTATIONS,
-            HelmValueKeys.CONTROLLER_RESOURCES, HelmValueKeys.TOLERATIONS, HelmValueKeys.AFFINITY);
+    private static final Set<ValuePath> HANDED_OVER_WHOLE = Set.of(
+            HelmValueKeys.SERVICE_ACCOUNT_ANNOTATIONS,
+            HelmValueKeys.CONTROLLER_RESOURCES,
+            HelmValueKeys.TOLERATIONS,
+            HelmValueKeys.AFFINITY);
 
     @Test
     void at032KeepingProvisionersTheNewKeysAndTheOldInstanceProfileAreRead() {
         List<String> written = written(TestConfigs.config("v0.32.10", EVERY_CONTROLLER_SETTING));
 
-        assertThat(written).containsExactlyInAnyOrder("settings.clusterName", "settings.clusterEndpoint",
-                "settings.interruptionQueue", "settings.aws.defaultInstanceProfile", "serviceAccount.name",
-                "serviceAccount.annotations", "replicas", "controller.resources", "tolerations", "affinity");
+        assertThat(written)
+                .containsExactlyInAnyOrder(
+                        "settings.clusterName",
+                        "settings.clusterEndpoint",
+                        "settings.interruptionQueue",
+                        "settings.aws.defaultInstanceProfile",
+                        "serviceAccount.name",
+                        "serviceAccount.annotations",
+                        "replicas",
+                        "controller.resources",
+                        "tolerations",
+                        "affinity");
         assertThat(templateReads("v0.32.10")).containsAll(written);
     }
 
@@ -47,13 +59,20 @@ class V1Beta1ChartValuesTest {
 
         assertThat(retired).noneMatch(key -> key.startsWith("settings.aws"));
         assertThat(templateReads("v0.32.10")).containsAll(retired);
-        assertThat(at037).contains("settings.clusterName", "settings.interruptionQueue").noneMatch(key -> key.startsWith("settings.aws"));
+        assertThat(at037)
+                .contains("settings.clusterName", "settings.interruptionQueue")
+                .noneMatch(key -> key.startsWith("settings.aws"));
         assertThat(templateReads("v0.37.8")).containsAll(at037).doesNotContain("settings.aws.interruptionQueueName");
     }
 
     private static List<String> written(ClusterConfig config) {
-        JsonNode values = ControllerValues.of(config, "https://example.eks.amazonaws.com",
-                "arn:aws:iam::123456789012:role/KarpenterIRSA-demo", "KarpenterNodeInstanceProfile-demo", "demo").toTree();
+        JsonNode values = ControllerValues.of(
+                        config,
+                        "https://example.eks.amazonaws.com",
+                        "arn:aws:iam::123456789012:role/KarpenterIRSA-demo",
+                        "KarpenterNodeInstanceProfile-demo",
+                        "demo")
+                .toTree();
         List<String> keys = new ArrayList<>();
         collect(values, null, keys);
         return keys;
@@ -72,10 +91,15 @@ class V1Beta1ChartValuesTest {
 
     /** Every {@code .Values.x.y} path the chart's templates read. */
     private static Set<String> templateReads(String tag) {
-        try (Stream<Path> files = Files.walk(Path.of(V1Beta1ChartValuesTest.class.getResource("/charts/" + tag + "/karpenter/templates").toURI()))) {
+        try (Stream<Path> files = Files.walk(Path.of(V1Beta1ChartValuesTest.class
+                .getResource("/charts/" + tag + "/karpenter/templates")
+                .toURI()))) {
             String text = files.filter(Files::isRegularFile).map(Json::text).collect(Collectors.joining("\n"));
-            return java.util.regex.Pattern.compile("\\.Values\\.([A-Za-z0-9_.]+)").matcher(text).results()
-                    .map(m -> m.group(1)).collect(Collectors.toSet());
+            return java.util.regex.Pattern.compile("\\.Values\\.([A-Za-z0-9_.]+)")
+                    .matcher(text)
+                    .results()
+                    .map(m -> m.group(1))
+                    .collect(Collectors.toSet());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (URISyntaxException e) {

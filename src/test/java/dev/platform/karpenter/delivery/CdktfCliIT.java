@@ -55,18 +55,30 @@ class CdktfCliIT {
             assertThat(moto.listQueueUrls()).anyMatch(url -> url.endsWith("/e2e"));
 
             cdktf(moto, "output", STACKS.get(0), STACKS.get(1), "--outputs-file", "outputs.json");
-            JsonNode outputs = new ObjectMapper().readTree(workspace.resolve("outputs.json").toFile());
+            JsonNode outputs = new ObjectMapper()
+                    .readTree(workspace.resolve("outputs.json").toFile());
             assertThat(outputs.path("e2e-iam").path("karpenter_irsa_arn").asText())
                     .isEqualTo("arn:aws:iam::123456789012:role/KarpenterIRSA-e2e");
-            assertThat(outputs.path("e2e-interruption").path("karpenter_sqs_queue_name").asText()).isEqualTo("e2e");
+            assertThat(outputs.path("e2e-interruption")
+                            .path("karpenter_sqs_queue_name")
+                            .asText())
+                    .isEqualTo("e2e");
 
             // The controller stack depends on both and was never deployed (no helm provider here); cdktf guards
             // against destroying producers under a live consumer unless told that it is absent. cdktf 0.19.2 destroying
             // two independent stacks at once respawns `terraform destroy` without end: one stack at a time.
-            cdktf(moto, "destroy", STACKS.get(0), STACKS.get(1), "--auto-approve", "--ignore-missing-stack-dependencies",
-                    "--parallelism", "1");
+            cdktf(
+                    moto,
+                    "destroy",
+                    STACKS.get(0),
+                    STACKS.get(1),
+                    "--auto-approve",
+                    "--ignore-missing-stack-dependencies",
+                    "--parallelism",
+                    "1");
             // The EC2 Spot service-linked role is made once per account and deliberately outlives destroy.
-            assertThat(moto.listRoleNames()).filteredOn(name -> !name.startsWith("AWSServiceRoleFor"))
+            assertThat(moto.listRoleNames())
+                    .filteredOn(name -> !name.startsWith("AWSServiceRoleFor"))
                     .containsExactlyInAnyOrderElementsOf(rolesBefore);
             assertThat(moto.listPolicyNames()).noneMatch(name -> name.contains("e2e"));
             assertThat(moto.listInstanceProfileNames()).isEmpty();
@@ -79,7 +91,8 @@ class CdktfCliIT {
     private void writeProject() throws IOException {
         Files.writeString(workspace.resolve("cdktf.json"), """
                 {"language": "java", "app": %s, "sendCrashReports": "false"}
-                """.formatted(new ObjectMapper().writeValueAsString(PROJECT.resolve("bin/app").toString())));
+                """.formatted(new ObjectMapper()
+                .writeValueAsString(PROJECT.resolve("bin/app").toString())));
         Files.writeString(workspace.resolve("terraform.tfvars"), """
                 cluster_name            = "e2e"
                 region                  = "%s"
@@ -106,7 +119,8 @@ class CdktfCliIT {
             process.destroyForcibly();
             throw new AssertionError("cdktf " + String.join(" ", args) + " timed out; see " + log);
         }
-        assertThat(process.exitValue()).as("cdktf %s (log %s):%n%s", String.join(" ", args), log, Files.readString(log))
+        assertThat(process.exitValue())
+                .as("cdktf %s (log %s):%n%s", String.join(" ", args), log, Files.readString(log))
                 .isZero();
     }
 }

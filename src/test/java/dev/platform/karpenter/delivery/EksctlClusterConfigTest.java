@@ -19,14 +19,22 @@ class EksctlClusterConfigTest {
         assertThat(cluster.path("kind").asText()).isEqualTo("ClusterConfig");
         assertThat(cluster.path("metadata").path("name").asText()).isEqualTo(example.clusterName());
         assertThat(cluster.path("metadata").path("region").asText()).isEqualTo(example.region());
-        assertThat(example.release().supportedKubernetes().contains(cluster.path("metadata").path("version").asText()))
-                .as("the example chart supports the cluster's Kubernetes version").isTrue();
-        assertThat(cluster.path("metadata").path("tags").path(example.nodePools().discoveryTagKey()).asText())
+        assertThat(example.release()
+                        .supportedKubernetes()
+                        .contains(cluster.path("metadata").path("version").asText()))
+                .as("the example chart supports the cluster's Kubernetes version")
+                .isTrue();
+        assertThat(cluster.path("metadata")
+                        .path("tags")
+                        .path(example.nodePools().discoveryTagKey())
+                        .asText())
                 .isEqualTo(example.nodePools().discoveryTagValue());
         assertThat(cluster.path("iam").path("withOIDC").asBoolean()).isTrue();
-        assertThat(cluster.path("managedNodeGroups").findValuesAsText("name")).contains(example.iam().nodeGroupName());
+        assertThat(cluster.path("managedNodeGroups").findValuesAsText("name"))
+                .contains(example.iam().nodeGroupName());
         // EKS publishes no Amazon Linux 2 AMI for Kubernetes 1.33 and later.
-        assertThat(cluster.path("managedNodeGroups").findValuesAsText("amiFamily")).containsOnly("AmazonLinux2023");
+        assertThat(cluster.path("managedNodeGroups").findValuesAsText("amiFamily"))
+                .containsOnly("AmazonLinux2023");
         assertThat(cluster.at("/accessConfig/authenticationMode").asText()).isEqualTo("API_AND_CONFIG_MAP");
     }
 
@@ -35,7 +43,9 @@ class EksctlClusterConfigTest {
     void theExampleRunsOnEveryKubernetesVersionEksOffers() {
         ClusterConfig example = ConfigLoader.read(Path.of("terraform.tfvars.example"));
         for (int minor = 32; minor <= 36; minor++) {
-            assertThat(example.release().supportedKubernetes().contains("1." + minor)).as("1." + minor).isTrue();
+            assertThat(example.release().supportedKubernetes().contains("1." + minor))
+                    .as("1." + minor)
+                    .isTrue();
         }
     }
 }

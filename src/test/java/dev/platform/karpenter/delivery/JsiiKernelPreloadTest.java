@@ -35,11 +35,13 @@ class JsiiKernelPreloadTest {
         for (String line : result.stderr().lines().toList()) {
             JsonNode message = JSON.readTree(line);
             String stream = message.fieldNames().next();
-            consoleLines.add(stream + ": " + new String(Base64.getDecoder().decode(message.path(stream).asText()),
-                    StandardCharsets.UTF_8).strip());
+            consoleLines.add(stream + ": "
+                    + new String(Base64.getDecoder().decode(message.path(stream).asText()), StandardCharsets.UTF_8)
+                            .strip());
         }
-        assertThat(consoleLines).containsExactly("stdout: from console.log", "stderr: from console.error",
-                "stdout: from process.stdout");
+        assertThat(consoleLines)
+                .containsExactly(
+                        "stdout: from console.log", "stderr: from console.error", "stdout: from process.stdout");
     }
 
     @Test
@@ -54,12 +56,12 @@ class JsiiKernelPreloadTest {
 
         JsonNode traces = JSON.readTree(result.stdout());
         assertThat(traces.path("record").asText()).isEmpty();
-        assertThat(traces.path("error").asText()).startsWith("TypeError: Cannot read properties of null")
+        assertThat(traces.path("error").asText())
+                .startsWith("TypeError: Cannot read properties of null")
                 .contains("\n    at ");
     }
 
-    private record Result(String stdout, String stderr) {
-    }
+    private record Result(String stdout, String stderr) {}
 
     private static Result runNode(String script) throws IOException, InterruptedException {
         Process node = new ProcessBuilder("node", "--require", "./bin/jsii-kernel.js", "-e", script).start();

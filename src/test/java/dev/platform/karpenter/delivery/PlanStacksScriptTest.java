@@ -33,16 +33,24 @@ class PlanStacksScriptTest {
                 echo "Plan: 1 to add, 0 to change, 0 to destroy."
                 """);
 
-        assertThat(Files.readAllLines(temp.resolve("calls"))).as("in dependency order, never taking the state lock")
-                .containsExactly("demo-iam -lock=false", "demo-interruption -lock=false", "demo-karpenter -lock=false",
+        assertThat(Files.readAllLines(temp.resolve("calls")))
+                .as("in dependency order, never taking the state lock")
+                .containsExactly(
+                        "demo-iam -lock=false",
+                        "demo-interruption -lock=false",
+                        "demo-karpenter -lock=false",
                         "other-iam -lock=false");
         assertThat(status).as("a producer never applied is not a failure").isZero();
-        assertThat(temp.resolve("plans")).as("one report per cluster").isDirectoryContaining("glob:**/demo.md")
+        assertThat(temp.resolve("plans"))
+                .as("one report per cluster")
+                .isDirectoryContaining("glob:**/demo.md")
                 .isDirectoryContaining("glob:**/other.md");
-        assertThat(Files.readString(temp.resolve("plans/other.md"))).contains("| `other-iam` | ✅ planned |")
+        assertThat(Files.readString(temp.resolve("plans/other.md")))
+                .contains("| `other-iam` | ✅ planned |")
                 .doesNotContain("demo-iam");
         String report = Files.readString(temp.resolve("plans/demo.md"));
-        assertThat(report).contains("| `demo-iam` | ✅ planned |")
+        assertThat(report)
+                .contains("| `demo-iam` | ✅ planned |")
                 .contains("| `demo-karpenter` | ⏳ waiting: a stack it reads was never applied (first deploy) |")
                 .contains("| `demo-nodepools` | ⏳ waiting: waits for demo-karpenter |")
                 .contains("Plan: 1 to add, 0 to change, 0 to destroy.");
@@ -56,7 +64,8 @@ class PlanStacksScriptTest {
                 """);
 
         assertThat(status).isEqualTo(1);
-        assertThat(Files.readString(temp.resolve("plans/demo.md"))).contains("| `demo-interruption` | ❌ failed: Error: AccessDenied |");
+        assertThat(Files.readString(temp.resolve("plans/demo.md")))
+                .contains("| `demo-interruption` | ❌ failed: Error: AccessDenied |");
     }
 
     @Test
@@ -69,7 +78,9 @@ class PlanStacksScriptTest {
         assertThat(status).isZero();
         String report = Files.readString(temp.resolve("plans/demo.md"));
         assertThat(report.length()).isLessThan(65_536 - 100);
-        assertThat(report).contains("| `demo-nodepools` | ✅ planned |").contains("… (shortened; the job log has the whole plan)")
+        assertThat(report)
+                .contains("| `demo-nodepools` | ✅ planned |")
+                .contains("… (shortened; the job log has the whole plan)")
                 .contains("<summary>demo-nodepools</summary>");
     }
 
@@ -79,8 +90,10 @@ class PlanStacksScriptTest {
         Path fake = temp.resolve("cdktf");
         Files.writeString(fake, "#!/usr/bin/env bash\n" + fakeCdktfBody);
         Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwxr-xr-x"));
-        ProcessBuilder builder = new ProcessBuilder(Path.of("bin/plan-stacks").toAbsolutePath().toString(),
-                temp.resolve("plans").toString()).redirectErrorStream(true);
+        ProcessBuilder builder = new ProcessBuilder(
+                        Path.of("bin/plan-stacks").toAbsolutePath().toString(),
+                        temp.resolve("plans").toString())
+                .redirectErrorStream(true);
         builder.environment().put("CDKTF_OUTDIR", outdir.toString());
         builder.environment().put("CDKTF_CLI", fake.toString());
         builder.environment().put("CALLS", temp.resolve("calls").toString());

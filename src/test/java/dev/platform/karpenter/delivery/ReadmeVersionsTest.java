@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 class ReadmeVersionsTest {
     /** What EKS offers on 2026-12-01. */
     static final int EKS_OLDEST = 32;
+
     static final int EKS_NEWEST = 36;
 
     @Test
@@ -26,23 +27,35 @@ class ReadmeVersionsTest {
 
         assertThat(header).as("the table's header in README.md").isPositive();
         assertThat(readme.subList(header, header + expected().size())).containsExactlyElementsOf(expected());
-        assertThat(readme.get(header + expected().size())).as("nothing after the last row").doesNotStartWith("|");
+        assertThat(readme.get(header + expected().size()))
+                .as("nothing after the last row")
+                .doesNotStartWith("|");
     }
 
     static String header() {
-        return "| chart | Kubernetes | " + String.join(" | ", IntStream.rangeClosed(EKS_OLDEST, EKS_NEWEST)
-                .mapToObj(minor -> "1." + minor).toList()) + " |";
+        return "| chart | Kubernetes | "
+                + String.join(
+                        " | ",
+                        IntStream.rangeClosed(EKS_OLDEST, EKS_NEWEST)
+                                .mapToObj(minor -> "1." + minor)
+                                .toList())
+                + " |";
     }
 
     static List<String> expected() {
-        List<String> lines = new ArrayList<>(List.of(header(),
-                "|---|---|" + "---|".repeat(EKS_NEWEST - EKS_OLDEST + 1)));
+        List<String> lines =
+                new ArrayList<>(List.of(header(), "|---|---|" + "---|".repeat(EKS_NEWEST - EKS_OLDEST + 1)));
         List<Row> rows = KubernetesSupport.supportedRows();
         for (int i = 0; i < rows.size(); i++) {
             Row row = rows.get(i);
             Row next = i + 1 < rows.size() ? rows.get(i + 1) : null;
-            StringBuilder line = new StringBuilder("| ").append(label(row, next)).append(" | ")
-                    .append(row.kubernetes().min()).append("–").append(row.kubernetes().max()).append(" |");
+            StringBuilder line = new StringBuilder("| ")
+                    .append(label(row, next))
+                    .append(" | ")
+                    .append(row.kubernetes().min())
+                    .append("–")
+                    .append(row.kubernetes().max())
+                    .append(" |");
             for (int minor = EKS_OLDEST; minor <= EKS_NEWEST; minor++) {
                 line.append(row.kubernetes().contains("1." + minor) ? " ✓ |" : " – |");
             }
@@ -58,7 +71,8 @@ class ReadmeVersionsTest {
             return first.chartVersion() + "–" + first.minorSeries();
         }
         if (next != null && next.major() == row.major() && next.minor() == row.minor()) {
-            return first.chartVersion() + "–" + new KarpenterRelease(row.major(), row.minor(), next.fromPatch() - 1).chartVersion();
+            return first.chartVersion() + "–"
+                    + new KarpenterRelease(row.major(), row.minor(), next.fromPatch() - 1).chartVersion();
         }
         return first.minorSeries();
     }

@@ -7,8 +7,8 @@ import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.config.ControllerIdentity;
-import dev.platform.karpenter.versions.ApiGeneration;
 import dev.platform.karpenter.testing.Synthesized;
+import dev.platform.karpenter.versions.ApiGeneration;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -33,14 +33,26 @@ class SeedExampleTest {
     void synthesizesProvisionerAndNodeTemplateWithTheStsAnnotation() {
         Synthesized synthesized = Synthesized.of(SEED);
 
-        String pools = synthesized.stack("eks-cluster-nodepools").at("/resource/helm_release").elements().next()
-                .path("values").get(0).asText();
-        assertThat(pools).contains("kind: Provisioner", "kind: AWSNodeTemplate", "amiFamily: Bottlerocket")
+        String pools = synthesized
+                .stack("eks-cluster-nodepools")
+                .at("/resource/helm_release")
+                .elements()
+                .next()
+                .path("values")
+                .get(0)
+                .asText();
+        assertThat(pools)
+                .contains("kind: Provisioner", "kind: AWSNodeTemplate", "amiFamily: Bottlerocket")
                 .doesNotContain("NodePool");
         JsonNode controller = synthesized.stack("eks-cluster-karpenter").at("/resource/helm_release/karpenter");
         assertThat(controller.path("version").asText()).isEqualTo("v0.30.0");
-        assertThat(controller.path("values").get(0).asText()).contains("eks.amazonaws.com/sts-regional-endpoints: \"true\"");
-        assertThat(synthesized.stack("eks-cluster-iam").at("/resource/aws_iam_role").size()).as("the controller role only")
+        assertThat(controller.path("values").get(0).asText())
+                .contains("eks.amazonaws.com/sts-regional-endpoints: \"true\"");
+        assertThat(synthesized
+                        .stack("eks-cluster-iam")
+                        .at("/resource/aws_iam_role")
+                        .size())
+                .as("the controller role only")
                 .isEqualTo(1);
     }
 }

@@ -42,8 +42,10 @@ class WorkflowsTest {
     @Test
     void theValidatorRejectsABrokenWorkflow() throws Exception {
         Path broken = temp.resolve("broken.yml");
-        Files.writeString(broken, Files.readString(WORKFLOWS.resolve("pull-request.yml"))
-                .replace("runs-on: ubuntu-24.04", "runs_on: ubuntu-24.04"));
+        Files.writeString(
+                broken,
+                Files.readString(WORKFLOWS.resolve("pull-request.yml"))
+                        .replace("runs-on: ubuntu-24.04", "runs_on: ubuntu-24.04"));
 
         assertThat(validate(broken)).isNotZero();
     }
@@ -53,18 +55,24 @@ class WorkflowsTest {
         JsonNode workflow = read("pull-request.yml");
 
         assertThat(workflow.path("on").has("pull_request")).isTrue();
-        assertThat(workflow.path("permissions")).as("nothing granted by default").isEmpty();
+        assertThat(workflow.path("permissions"))
+                .as("nothing granted by default")
+                .isEmpty();
         JsonNode test = workflow.path("jobs").path("test");
-        assertThat(test.path("permissions")).as("the job running the pull request's build reads, nothing more")
+        assertThat(test.path("permissions"))
+                .as("the job running the pull request's build reads, nothing more")
                 .isEqualTo(YAML.readTree("contents: read"));
         assertThat(runs(test)).contains("mvn -B verify");
         assertThat(test.toString()).doesNotContain("configure-aws-credentials", "id-token");
 
         JsonNode plan = workflow.path("jobs").path("plan");
         assertThat(plan.path("needs").asText()).isEqualTo("test");
-        assertThat(plan.path("permissions")).isEqualTo(YAML.readTree("{contents: read, id-token: write, pull-requests: write}"));
-        assertThat(plan.path("if").asText()).as("no plan of the example or without state")
-                .contains("vars.TF_STATE_BUCKET != ''").contains("vars.KARPENTER_TFVARS != ''");
+        assertThat(plan.path("permissions"))
+                .isEqualTo(YAML.readTree("{contents: read, id-token: write, pull-requests: write}"));
+        assertThat(plan.path("if").asText())
+                .as("no plan of the example or without state")
+                .contains("vars.TF_STATE_BUCKET != ''")
+                .contains("vars.KARPENTER_TFVARS != ''");
         List<String> runs = runs(plan);
         int synth = indexOf(runs, "bin/cdktf synth");
         int planStacks = indexOf(runs, "bin/plan-stacks");
@@ -72,8 +80,12 @@ class WorkflowsTest {
         JsonNode credentials = step(plan, "aws-actions/configure-aws-credentials");
         assertThat(credentials.path("with").path("role-to-assume").asText()).isEqualTo("${{ vars.AWS_PLAN_ROLE_ARN }}");
         assertCredentialsAfterEveryBuildStep(plan, "bin/plan-stacks");
-        String comment = step(plan, "actions/github-script").path("with").path("script").asText();
-        assertThat(comment).contains("createComment").contains("readdirSync(dir)").as("one comment per cluster report");
+        String comment =
+                step(plan, "actions/github-script").path("with").path("script").asText();
+        assertThat(comment)
+                .contains("createComment")
+                .contains("readdirSync(dir)")
+                .as("one comment per cluster report");
         assertThat(plan.path("env").path("KARPENTER_STATE_BUCKET").asText()).isEqualTo("${{ vars.TF_STATE_BUCKET }}");
         assertCommonSetup(workflow, "pull-request.yml");
     }
@@ -83,19 +95,27 @@ class WorkflowsTest {
         JsonNode workflow = read("deploy.yml");
         JsonNode deploy = workflow.path("jobs").path("deploy");
 
-        assertThat(workflow.path("on").path("push").path("branches").get(0).asText()).isEqualTo("main");
-        assertThat(workflow.path("concurrency").path("cancel-in-progress").asBoolean(true)).isFalse();
+        assertThat(workflow.path("on").path("push").path("branches").get(0).asText())
+                .isEqualTo("main");
+        assertThat(workflow.path("concurrency").path("cancel-in-progress").asBoolean(true))
+                .isFalse();
         assertThat(deploy.path("environment").asText()).isEqualTo("production");
         assertThat(workflow.path("permissions")).isEmpty();
         assertThat(deploy.path("permissions")).isEqualTo(YAML.readTree("{contents: read, id-token: write}"));
         assertThat(runs(deploy)).anyMatch(r -> r.contains("bin/cdktf deploy '*' --auto-approve"));
-        assertThat(step(deploy, "aws-actions/configure-aws-credentials").path("with").path("role-to-assume").asText())
+        assertThat(step(deploy, "aws-actions/configure-aws-credentials")
+                        .path("with")
+                        .path("role-to-assume")
+                        .asText())
                 .isEqualTo("${{ vars.AWS_DEPLOY_ROLE_ARN }}");
         assertCredentialsAfterEveryBuildStep(deploy, "bin/cdktf deploy");
         assertThat(deploy.path("env").path("TF_CLI_ARGS_apply").asText()).contains("-lock-timeout=");
         String guard = runs(deploy).get(0);
-        assertThat(guard).as("the first step refuses the example configuration and local state")
-                .contains("terraform.tfvars.example").contains("$KARPENTER_STATE_BUCKET").contains("exit 1");
+        assertThat(guard)
+                .as("the first step refuses the example configuration and local state")
+                .contains("terraform.tfvars.example")
+                .contains("$KARPENTER_STATE_BUCKET")
+                .contains("exit 1");
         assertCommonSetup(workflow, "deploy.yml");
     }
 
@@ -131,7 +151,10 @@ class WorkflowsTest {
             if (text.contains("configure-aws-credentials")) {
                 credentials = i;
             }
-            if (text.contains("mvn ") || text.contains("setup-") || text.contains("npm ") || text.contains("cdktf synth")) {
+            if (text.contains("mvn ")
+                    || text.contains("setup-")
+                    || text.contains("npm ")
+                    || text.contains("cdktf synth")) {
                 lastBuild = i;
             }
             if (firstUse < 0 && text.contains(user)) {
@@ -144,28 +167,48 @@ class WorkflowsTest {
     /** Actions pinned to commit SHAs (release in a comment), tools pinned, caches, no terraform wrapper. */
     private static void assertCommonSetup(JsonNode workflow, String file) throws IOException {
         assertThat(workflow.path("env").path("TERRAFORM_VERSION").asText()).matches("\\d+\\.\\d+\\.\\d+");
-        assertThat(workflow.path("env").path("npm_config_ignore_scripts").asText()).as("npm runs no lifecycle scripts")
+        assertThat(workflow.path("env").path("npm_config_ignore_scripts").asText())
+                .as("npm runs no lifecycle scripts")
                 .isEqualTo("true");
         List<String> usesLines = Files.readAllLines(WORKFLOWS.resolve(file)).stream()
-                .filter(line -> line.strip().matches("(- )?uses: .*")).toList();
-        assertThat(usesLines).isNotEmpty().allSatisfy(line -> assertThat(line)
-                .as("pinned to a full commit SHA, the release in a comment")
-                .matches("\\s*(- )?uses: [\\w./-]+@[0-9a-f]{40} # v\\d+\\.\\d+\\.\\d+"));
+                .filter(line -> line.strip().matches("(- )?uses: .*"))
+                .toList();
+        assertThat(usesLines)
+                .isNotEmpty()
+                .allSatisfy(line -> assertThat(line)
+                        .as("pinned to a full commit SHA, the release in a comment")
+                        .matches("\\s*(- )?uses: [\\w./-]+@[0-9a-f]{40} # v\\d+\\.\\d+\\.\\d+"));
         workflow.path("jobs").forEach(job -> {
             for (JsonNode step : job.path("steps")) {
                 if (step.path("uses").asText().startsWith("actions/checkout@")) {
-                    assertThat(step.path("with").path("persist-credentials").asBoolean(true)).isFalse();
+                    assertThat(step.path("with").path("persist-credentials").asBoolean(true))
+                            .isFalse();
                 }
             }
-            assertThat(step(job, "hashicorp/setup-terraform").path("with").path("terraform_wrapper").asBoolean(true)).isFalse();
-            assertThat(step(job, "actions/setup-java").path("with").path("cache").asText()).isEqualTo("maven");
-            assertThat(step(job, "actions/setup-node").path("with").path("cache").asText()).isEqualTo("npm");
+            assertThat(step(job, "hashicorp/setup-terraform")
+                            .path("with")
+                            .path("terraform_wrapper")
+                            .asBoolean(true))
+                    .isFalse();
+            assertThat(step(job, "actions/setup-java")
+                            .path("with")
+                            .path("cache")
+                            .asText())
+                    .isEqualTo("maven");
+            assertThat(step(job, "actions/setup-node")
+                            .path("with")
+                            .path("cache")
+                            .asText())
+                    .isEqualTo("npm");
         });
     }
 
     private static int validate(Path file) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(VALIDATOR.toAbsolutePath().toString(), file.toAbsolutePath().toString())
-                .redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(
+                        VALIDATOR.toAbsolutePath().toString(),
+                        file.toAbsolutePath().toString())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         if (process.exitValue() != 0) {
@@ -205,5 +248,4 @@ class WorkflowsTest {
         }
         throw new AssertionError("no step uses " + action);
     }
-
 }

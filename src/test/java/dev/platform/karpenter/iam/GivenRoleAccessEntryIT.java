@@ -35,15 +35,16 @@ class GivenRoleAccessEntryIT {
 
     /** How many access entries a plan of the IAM stack would create. */
     private static long plannedAccessEntries(String roleArn) throws IOException {
-        Synthesized synthesized = Synthesized.of(TestConfigs.configFor("given-role", MotoServer.REGION, TestConfigs.V1,
-                "iam_role_arn = \"" + roleArn + "\""));
+        Synthesized synthesized = Synthesized.of(TestConfigs.configFor(
+                "given-role", MotoServer.REGION, TestConfigs.V1, "iam_role_arn = \"" + roleArn + "\""));
         Files.deleteIfExists(synthesized.dir().getParent().resolve("terraform.given-role-iam.tfstate"));
         TerraformRunner terraform = new TerraformRunner(synthesized.stackDir("given-role-iam"), MOTO.server());
         terraform.init();
         assertThat(terraform.plan()).isEqualTo(2);
         Path log = latestPlanLog();
         try (Stream<String> lines = Files.lines(log)) {
-            return lines.filter(line -> line.contains("aws_eks_access_entry.") && line.contains("will be created")).count();
+            return lines.filter(line -> line.contains("aws_eks_access_entry.") && line.contains("will be created"))
+                    .count();
         }
     }
 
@@ -51,7 +52,8 @@ class GivenRoleAccessEntryIT {
     private static Path latestPlanLog() throws IOException {
         try (Stream<Path> logs = Files.list(Path.of("target", "terraform-logs"))) {
             return logs.filter(p -> p.getFileName().toString().endsWith("given-role-iam-plan.log"))
-                    .max(java.util.Comparator.comparing(GivenRoleAccessEntryIT::modified)).orElseThrow();
+                    .max(java.util.Comparator.comparing(GivenRoleAccessEntryIT::modified))
+                    .orElseThrow();
         }
     }
 

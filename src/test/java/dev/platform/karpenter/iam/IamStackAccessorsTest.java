@@ -36,8 +36,15 @@ class IamStackAccessorsTest {
             App app = new App(AppConfig.builder().outdir(dir.toString()).build());
             TerraformStack consumer = new TerraformStack(app, "consumer");
             for (IamStack iam : new IamStack[] {
-                    new IamStack(app, TestConfigs.parse("cluster_name = \"v0\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \"v0.30.0\"\n")),
-                    new IamStack(app, TestConfigs.parse("cluster_name = \"v1\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \"1.14.1\"\ncreate_iam_role = true\n"))}) {
+                new IamStack(
+                        app,
+                        TestConfigs.parse(
+                                "cluster_name = \"v0\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \"v0.30.0\"\n")),
+                new IamStack(
+                        app,
+                        TestConfigs.parse(
+                                "cluster_name = \"v1\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \"1.14.1\"\ncreate_iam_role = true\n"))
+            }) {
                 String cluster = iam.toString().replace("-iam", "");
                 output(consumer, cluster + "_controllerRoleArn", iam.controllerRoleArn());
                 output(consumer, cluster + "_nodeRoleArn", iam.nodeRoleArn());
@@ -52,21 +59,25 @@ class IamStackAccessorsTest {
     }
 
     private static void output(TerraformStack stack, String name, String value) {
-        new TerraformOutput(stack, name, TerraformOutputConfig.builder().value(value).build());
+        new TerraformOutput(
+                stack, name, TerraformOutputConfig.builder().value(value).build());
     }
 
     /** The exported addresses are spelled out: they are state addresses, and a change would replace the roles. */
     @ParameterizedTest(name = "{0}.{1}() -> {2}")
     @CsvSource({
-            "v0, controllerRoleArn, aws_iam_role.controller-role_D5C48E6C.arn",
-            "v0, nodeRoleArn, data.aws_eks_node_group.node-role_node-group_F83088CE.node_role_arn",
-            "v0, nodeRoleName, data.aws_eks_node_group.node-role_node-group_F83088CE.node_role_arn",
-            "v0, instanceProfileName, aws_iam_instance_profile.node-instance-profile_08F64A06.name",
-            "v1, controllerRoleArn, aws_iam_role.controller-role_D5C48E6C.arn",
-            "v1, nodeRoleArn, aws_iam_role.node-role_24EF0822.arn",
-            "v1, nodeRoleName, aws_iam_role.node-role_24EF0822.name"})
+        "v0, controllerRoleArn, aws_iam_role.controller-role_D5C48E6C.arn",
+        "v0, nodeRoleArn, data.aws_eks_node_group.node-role_node-group_F83088CE.node_role_arn",
+        "v0, nodeRoleName, data.aws_eks_node_group.node-role_node-group_F83088CE.node_role_arn",
+        "v0, instanceProfileName, aws_iam_instance_profile.node-instance-profile_08F64A06.name",
+        "v1, controllerRoleArn, aws_iam_role.controller-role_D5C48E6C.arn",
+        "v1, nodeRoleArn, aws_iam_role.node-role_24EF0822.arn",
+        "v1, nodeRoleName, aws_iam_role.node-role_24EF0822.name"
+    })
     void accessorsBecomeCrossStackReferences(String cluster, String accessor, String exported) {
-        String value = stack("consumer").at("/output/" + cluster + "_" + accessor + "/value").asText();
+        String value = stack("consumer")
+                .at("/output/" + cluster + "_" + accessor + "/value")
+                .asText();
         Matcher remote = REMOTE_OUTPUT.matcher(value);
         assertThat(remote.find()).as(value).isTrue();
         assertThat(remote.group(1)).isEqualTo(cluster + "-iam");
@@ -76,7 +87,8 @@ class IamStackAccessorsTest {
 
     @Test
     void instanceProfileNameIsEmptyWhereNoneIsMade() {
-        assertThat(stack("consumer").at("/output/v1_instanceProfileName/value").asText()).isEmpty();
+        assertThat(stack("consumer").at("/output/v1_instanceProfileName/value").asText())
+                .isEmpty();
     }
 
     private static JsonNode stack(String name) {

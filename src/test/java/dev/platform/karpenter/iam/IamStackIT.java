@@ -7,14 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.config.ClusterConfig;
-import dev.platform.karpenter.versions.ControllerPolicy;
-import dev.platform.karpenter.versions.PolicyStatements;
 import dev.platform.karpenter.testing.IntegrationTest;
 import dev.platform.karpenter.testing.MotoServer;
 import dev.platform.karpenter.testing.SharedMoto;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TerraformRunner;
 import dev.platform.karpenter.testing.TestConfigs;
+import dev.platform.karpenter.versions.ControllerPolicy;
+import dev.platform.karpenter.versions.PolicyStatements;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,12 +56,14 @@ class IamStackIT {
 
         String controllerRole = "KarpenterIRSA-" + name;
         JsonNode outputs = terraform.output();
-        assertThat(outputs.at("/karpenter_irsa_arn/value").asText()).isEqualTo("arn:aws:iam::" + ACCOUNT + ":role/" + controllerRole);
+        assertThat(outputs.at("/karpenter_irsa_arn/value").asText())
+                .isEqualTo("arn:aws:iam::" + ACCOUNT + ":role/" + controllerRole);
         assertThat(outputs.at("/karpenter_node_role_arn/value").asText()).isEqualTo(cluster.nodeRoleArn());
         assertThat(outputs.at("/karpenter_node_role_name/value").asText()).isEqualTo(cluster.nodeRoleName());
         assertThat(outputs.at("/karpenter_aws_node_instance_profile_name/value").asText())
                 .isEqualTo("KarpenterNodeInstanceProfile-" + name);
-        assertThat(MOTO.server().listRoleNames()).as("no node role created")
+        assertThat(MOTO.server().listRoleNames())
+                .as("no node role created")
                 .containsExactlyInAnyOrderElementsOf(plus(rolesBefore, controllerRole));
 
         String issuer = cluster.issuerUrl().substring("https://".length());
@@ -70,7 +72,8 @@ class IamStackIT {
         assertThat(texts(trust.at("/0/Action"))).containsExactly("sts:AssumeRoleWithWebIdentity");
         assertThat(texts(trust.at("/0/Principal/Federated"))).containsExactly(cluster.oidcProviderArn());
         JsonNode stringEquals = trust.at("/0/Condition/StringEquals");
-        assertThat(texts(stringEquals.path(issuer + ":sub"))).containsExactly("system:serviceaccount:karpenter:karpenter");
+        assertThat(texts(stringEquals.path(issuer + ":sub")))
+                .containsExactly("system:serviceaccount:karpenter:karpenter");
         assertThat(texts(stringEquals.path(issuer + ":aud"))).containsExactly("sts.amazonaws.com");
 
         assertControllerPolicies(config, "v0.30.0", controllerRole, cluster.nodeRoleArn());
@@ -85,11 +88,15 @@ class IamStackIT {
         });
         assertThat(roleTags(controllerRole)).containsEntry("Team", "platform");
 
-        assertThat(terraform.plan()).as("plan exit code right after apply (2 = changes)").isZero();
+        assertThat(terraform.plan())
+                .as("plan exit code right after apply (2 = changes)")
+                .isZero();
 
         terraform.destroy();
 
-        assertThat(MOTO.server().listRoleNames()).as("the reused node role survives").containsExactlyInAnyOrderElementsOf(rolesBefore);
+        assertThat(MOTO.server().listRoleNames())
+                .as("the reused node role survives")
+                .containsExactlyInAnyOrderElementsOf(rolesBefore);
         assertThat(MOTO.server().listPolicyNames()).isEmpty();
         assertThat(MOTO.server().listInstanceProfileNames()).isEmpty();
     }
@@ -104,8 +111,12 @@ class IamStackIT {
     void podIdentityWithACreatedNodeRoleAppliesPlansCleanAndDestroys() throws IOException {
         String name = "pod-create";
         MOTO.server().createEksCluster(name, "1.32");
-        ClusterConfig config = config(name, TestConfigs.V1,
-                "controller_identity = \"pod_identity\"", "create_iam_role = true", "irsa_use_name_prefix = true");
+        ClusterConfig config = config(
+                name,
+                TestConfigs.V1,
+                "controller_identity = \"pod_identity\"",
+                "create_iam_role = true",
+                "irsa_use_name_prefix = true");
         Synthesized synthesized = Synthesized.of(config);
         Path stackDir = synthesized.stackDir(name + "-iam");
         TerraformRunner terraform = new TerraformRunner(stackDir, MOTO.server());
@@ -124,8 +135,10 @@ class IamStackIT {
         assertThat(controllerRole).startsWith("KarpenterIRSA-" + name + "-");
         assertThat(outputs.at("/karpenter_node_role_arn/value").asText()).isEqualTo(nodeRoleArn);
         assertThat(outputs.at("/karpenter_node_role_name/value").asText()).isEqualTo(nodeRole);
-        assertThat(outputs.at("/karpenter_aws_node_instance_profile_name/value").asText()).isEmpty();
-        assertThat(MOTO.server().listRoleNames()).containsExactlyInAnyOrderElementsOf(plus(rolesBefore, controllerRole, nodeRole));
+        assertThat(outputs.at("/karpenter_aws_node_instance_profile_name/value").asText())
+                .isEmpty();
+        assertThat(MOTO.server().listRoleNames())
+                .containsExactlyInAnyOrderElementsOf(plus(rolesBefore, controllerRole, nodeRole));
         assertThat(MOTO.server().listInstanceProfileNames()).isEmpty();
 
         JsonNode trust = role(controllerRole).path("AssumeRolePolicyDocument").path("Statement");
@@ -135,14 +148,18 @@ class IamStackIT {
         JsonNode nodeTrust = role(nodeRole).path("AssumeRolePolicyDocument").path("Statement");
         assertThat(texts(nodeTrust.at("/0/Principal/Service"))).containsExactly("ec2.amazonaws.com");
         assertThat(texts(nodeTrust.at("/0/Action"))).containsExactly("sts:AssumeRole");
-        assertThat(attachedPolicyArns(nodeRole)).containsExactlyInAnyOrder(
-                "arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy", "arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy",
-                "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore",
-                "arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryPullOnly");
+        assertThat(attachedPolicyArns(nodeRole))
+                .containsExactlyInAnyOrder(
+                        "arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy",
+                        "arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy",
+                        "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore",
+                        "arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryPullOnly");
 
         assertControllerPolicies(config, "1.14.1", controllerRole, nodeRoleArn);
 
-        assertThat(terraform.plan()).as("plan exit code right after apply (2 = changes)").isZero();
+        assertThat(terraform.plan())
+                .as("plan exit code right after apply (2 = changes)")
+                .isZero();
 
         terraform.destroy();
 
@@ -158,18 +175,25 @@ class IamStackIT {
     }
 
     /** The customer-managed policies moto holds are the upstream statements, attached to the controller role. */
-    private static void assertControllerPolicies(ClusterConfig config, String templateVersion, String controllerRole,
-                                                 String nodeRoleArn) {
+    private static void assertControllerPolicies(
+            ClusterConfig config, String templateVersion, String controllerRole, String nodeRoleArn) {
         String clusterArn = MOTO.server().boto3("""
                 emit(boto3.client("eks").describe_cluster(name=args[0])["cluster"]["arn"])
                 """, config.clusterName()).asText();
-        ControllerPolicy.Scope scope = new ControllerPolicy.Scope("aws", MotoServer.REGION, ACCOUNT,
-                config.clusterName(), clusterArn,
-                "arn:aws:sqs:" + MotoServer.REGION + ":" + ACCOUNT + ":" + config.names().queue(), nodeRoleArn);
+        ControllerPolicy.Scope scope = new ControllerPolicy.Scope(
+                "aws",
+                MotoServer.REGION,
+                ACCOUNT,
+                config.clusterName(),
+                clusterArn,
+                "arn:aws:sqs:" + MotoServer.REGION + ":" + ACCOUNT + ":"
+                        + config.names().queue(),
+                nodeRoleArn);
         Map<String, Set<PolicyStatements.Normalized>> expected = PolicyStatements.upstream(templateVersion, scope);
 
         Map<String, String> documents = new HashMap<>();
-        MOTO.server().boto3("""
+        MOTO.server()
+                .boto3("""
                 iam = boto3.client("iam")
                 result = {}
                 for page in iam.get_paginator("list_policies").paginate(Scope="Local"):
@@ -178,17 +202,24 @@ class IamStackIT {
                         document = version["PolicyVersion"]["Document"]
                         result[p["PolicyName"]] = document if isinstance(document, str) else json.dumps(document)
                 emit(result)
-                """).fields().forEachRemaining(e -> documents.put(e.getKey(), e.getValue().asText()));
+                """)
+                .fields()
+                .forEachRemaining(e -> documents.put(e.getKey(), e.getValue().asText()));
 
-        assertThat(documents.keySet()).containsExactlyInAnyOrderElementsOf(
-                expected.keySet().stream().map(config.names()::controllerPolicy).toList());
+        assertThat(documents.keySet())
+                .containsExactlyInAnyOrderElementsOf(expected.keySet().stream()
+                        .map(config.names()::controllerPolicy)
+                        .toList());
         expected.forEach((group, statements) -> {
             String document = documents.get(config.names().controllerPolicy(group));
             assertThat(document.replaceAll("\\s", "")).as(group + " size").hasSizeLessThanOrEqualTo(MANAGED_POLICY_MAX);
             assertThat(PolicyStatements.fromDocument(document)).as(group).isEqualTo(statements);
         });
-        assertThat(attachedPolicyArns(controllerRole)).containsExactlyInAnyOrderElementsOf(expected.keySet().stream()
-                .map(group -> "arn:aws:iam::" + ACCOUNT + ":policy/" + config.names().controllerPolicy(group)).toList());
+        assertThat(attachedPolicyArns(controllerRole))
+                .containsExactlyInAnyOrderElementsOf(expected.keySet().stream()
+                        .map(group -> "arn:aws:iam::" + ACCOUNT + ":policy/"
+                                + config.names().controllerPolicy(group))
+                        .toList());
     }
 
     /** Writes an override file giving count = 0 to the resources whose EKS APIs moto does not implement. */
@@ -197,7 +228,9 @@ class IamStackIT {
         for (String type : List.of("aws_eks_access_entry", "aws_eks_pod_identity_association")) {
             JsonNode ofType = Synthesized.resources(stack, type);
             assertThat(ofType.size()).as(type + " in the stack").isEqualTo(1);
-            ofType.fieldNames().forEachRemaining(id -> override.with("resource").with(type).with(id).put("count", 0));
+            ofType.fieldNames()
+                    .forEachRemaining(
+                            id -> override.with("resource").with(type).with(id).put("count", 0));
         }
         Files.writeString(stackDir.resolve("moto_override.tf.json"), override.toString());
     }
@@ -217,9 +250,12 @@ class IamStackIT {
 
     private static Map<String, String> roleTags(String role) {
         Map<String, String> tags = new HashMap<>();
-        MOTO.server().boto3("""
+        MOTO.server()
+                .boto3("""
                 emit({t["Key"]: t["Value"] for t in boto3.client("iam").list_role_tags(RoleName=args[0])["Tags"]})
-                """, role).fields().forEachRemaining(e -> tags.put(e.getKey(), e.getValue().asText()));
+                """, role)
+                .fields()
+                .forEachRemaining(e -> tags.put(e.getKey(), e.getValue().asText()));
         return tags;
     }
 

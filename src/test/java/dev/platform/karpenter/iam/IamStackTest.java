@@ -12,11 +12,11 @@ import static dev.platform.karpenter.testing.Synthesized.resources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.platform.karpenter.versions.ControllerPolicy;
-import dev.platform.karpenter.versions.PolicyStatements;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
+import dev.platform.karpenter.versions.ControllerPolicy;
+import dev.platform.karpenter.versions.PolicyStatements;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,16 +38,27 @@ class IamStackTest {
     @RegisterExtension
     static final Synthesized APP = Synthesized.app()
             .cluster("irsa", TestConfigs.V0, "tags = { Team = \"platform\", CostCenter = \"42\" }")
-            .cluster("pod", TestConfigs.V1, "controller_identity = \"pod_identity\"", "create_iam_role = true",
-                    "irsa_use_name_prefix = true", "karpenter_namespace = \"kube-system\"",
-                    "karpenter_service_account = \"karpenter-controller\"", "tags = { Team = \"platform\" }")
+            .cluster(
+                    "pod",
+                    TestConfigs.V1,
+                    "controller_identity = \"pod_identity\"",
+                    "create_iam_role = true",
+                    "irsa_use_name_prefix = true",
+                    "karpenter_namespace = \"kube-system\"",
+                    "karpenter_service_account = \"karpenter-controller\"",
+                    "tags = { Team = \"platform\" }")
             .cluster("v0create", TestConfigs.V0, "create_iam_role = true")
             .cluster("v1irsa", TestConfigs.V1, "node_group_name = \"system\"", "queue_name = \"karpenter-events\"")
             .cluster("byarn", TestConfigs.V0, "iam_role_arn = \"" + PATH_ROLE_ARN + "\"")
-            .cluster("byarnjoined", TestConfigs.V1, "iam_role_arn = \"" + PATH_ROLE_ARN + "\"", "iam_role_access_entry = false")
+            .cluster(
+                    "byarnjoined",
+                    TestConfigs.V1,
+                    "iam_role_arn = \"" + PATH_ROLE_ARN + "\"",
+                    "iam_role_access_entry = false")
             .cluster(LONGEST, TestConfigs.V1)
             .cluster(LONGEST_WITH_PREFIX, TestConfigs.V1, "irsa_use_name_prefix = true", "create_iam_role = true")
             .synthesize();
+
     private static final List<String> CLUSTERS =
             List.of("irsa", "pod", "v0create", "v1irsa", "byarn", "byarnjoined", LONGEST, LONGEST_WITH_PREFIX);
 
@@ -63,7 +74,8 @@ class IamStackTest {
         String cluster = "data.aws_eks_cluster." + onlyId(dataSources(stack, "aws_eks_cluster"));
         String issuer = "${" + cluster + ".identity[0].oidc[0].issuer}";
         JsonNode locals = stack.path("locals").deepCopy();
-        ((com.fasterxml.jackson.databind.node.ObjectNode) locals).remove("karpenter_upgrade_refusals"); // the step guard's
+        ((com.fasterxml.jackson.databind.node.ObjectNode) locals)
+                .remove("karpenter_upgrade_refusals"); // the step guard's
         assertThat(locals.size()).isEqualTo(1);
         String hostPathLocal = locals.fieldNames().next();
         assertThat(locals.path(hostPathLocal).asText())
@@ -77,10 +89,12 @@ class IamStackTest {
         assertThat(texts(trust.path("Action"))).containsExactly("sts:AssumeRoleWithWebIdentity");
         assertThat(fieldNames(trust.path("Principal"))).containsExactly("Federated");
         assertThat(texts(trust.at("/Principal/Federated")))
-                .containsExactly("${data.aws_iam_openid_connect_provider." + onlyId(dataSources(stack, "aws_iam_openid_connect_provider")) + ".arn}");
-        assertThat(conditions(trust)).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "StringEquals " + hostPath + ":sub", List.of("system:serviceaccount:karpenter:karpenter"),
-                "StringEquals " + hostPath + ":aud", List.of("sts.amazonaws.com")));
+                .containsExactly("${data.aws_iam_openid_connect_provider."
+                        + onlyId(dataSources(stack, "aws_iam_openid_connect_provider")) + ".arn}");
+        assertThat(conditions(trust))
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "StringEquals " + hostPath + ":sub", List.of("system:serviceaccount:karpenter:karpenter"),
+                        "StringEquals " + hostPath + ":aud", List.of("sts.amazonaws.com")));
         assertThat(resources(stack, "aws_eks_pod_identity_association").size()).isZero();
     }
 
@@ -93,14 +107,17 @@ class IamStackTest {
         assertThat(fieldNames(trust.path("Principal"))).containsExactly("Service");
         assertThat(texts(trust.at("/Principal/Service"))).containsExactly("pods.eks.amazonaws.com");
         assertThat(conditions(trust)).isEmpty();
-        assertThat(dataSources(stack, "aws_iam_openid_connect_provider").size()).as("no OIDC provider needed").isZero();
+        assertThat(dataSources(stack, "aws_iam_openid_connect_provider").size())
+                .as("no OIDC provider needed")
+                .isZero();
 
         JsonNode association = onlyResource(stack, "aws_eks_pod_identity_association");
         assertThat(association.path("cluster_name").asText())
                 .isEqualTo("${data.aws_eks_cluster." + onlyId(dataSources(stack, "aws_eks_cluster")) + ".name}");
         assertThat(association.path("namespace").asText()).isEqualTo("kube-system");
         assertThat(association.path("service_account").asText()).isEqualTo("karpenter-controller");
-        assertThat(association.path("role_arn").asText()).isEqualTo("${aws_iam_role." + controllerRoleId(stack) + ".arn}");
+        assertThat(association.path("role_arn").asText())
+                .isEqualTo("${aws_iam_role." + controllerRoleId(stack) + ".arn}");
     }
 
     // --- controller role names -------------------------------------------------------------------------------
@@ -126,8 +143,8 @@ class IamStackTest {
         assertThat(controllerRole(prefixed).path("name_prefix").asText()).hasSize(38);
         assertThat(nodeRole(prefixed).path("name").asText()).hasSizeLessThanOrEqualTo(64);
         for (String cluster : List.of(LONGEST, LONGEST_WITH_PREFIX)) {
-            resources(stack(cluster), "aws_iam_policy").forEach(policy ->
-                    assertThat(policy.path("name").asText()).hasSizeLessThanOrEqualTo(128));
+            resources(stack(cluster), "aws_iam_policy")
+                    .forEach(policy -> assertThat(policy.path("name").asText()).hasSizeLessThanOrEqualTo(128));
         }
     }
 
@@ -135,8 +152,13 @@ class IamStackTest {
 
     /** @param nodeRole "created", "node group" or the ARN given as iam_role_arn */
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"irsa, v0.30.0, irsa, node group", "pod, 1.14.1, pod, created", "v0create, v0.30.0, v0create, created",
-            "v1irsa, 1.14.1, karpenter-events, node group", "byarn, v0.30.0, byarn, " + PATH_ROLE_ARN})
+    @CsvSource({
+        "irsa, v0.30.0, irsa, node group",
+        "pod, 1.14.1, pod, created",
+        "v0create, v0.30.0, v0create, created",
+        "v1irsa, 1.14.1, karpenter-events, node group",
+        "byarn, v0.30.0, byarn, " + PATH_ROLE_ARN
+    })
     void controllerPoliciesAreTheUpstreamStatementsScopedToThisClusterQueueAndNodeRole(
             String cluster, String templateVersion, String queue, String nodeRole) {
         JsonNode stack = stack(cluster);
@@ -148,14 +170,22 @@ class IamStackTest {
             case "node group" -> "${" + dataAddress(stack, "aws_eks_node_group") + ".node_role_arn}";
             default -> nodeRole;
         };
-        ControllerPolicy.Scope expectedScope = new ControllerPolicy.Scope(partition, region, account, cluster,
+        ControllerPolicy.Scope expectedScope = new ControllerPolicy.Scope(
+                partition,
+                region,
+                account,
+                cluster,
                 "${" + dataAddress(stack, "aws_eks_cluster") + ".arn}",
-                "arn:" + partition + ":sqs:" + region + ":" + account + ":" + queue, nodeRoleArn);
-        Map<String, Set<PolicyStatements.Normalized>> expected = PolicyStatements.upstream(templateVersion, expectedScope);
+                "arn:" + partition + ":sqs:" + region + ":" + account + ":" + queue,
+                nodeRoleArn);
+        Map<String, Set<PolicyStatements.Normalized>> expected =
+                PolicyStatements.upstream(templateVersion, expectedScope);
 
         Map<String, JsonNode> policiesByName = byField(resources(stack, "aws_iam_policy"), "name");
-        assertThat(policiesByName.keySet()).containsExactlyInAnyOrderElementsOf(
-                expected.keySet().stream().map(group -> "KarpenterController-" + cluster + "-" + group).toList());
+        assertThat(policiesByName.keySet())
+                .containsExactlyInAnyOrderElementsOf(expected.keySet().stream()
+                        .map(group -> "KarpenterController-" + cluster + "-" + group)
+                        .toList());
         Map<String, JsonNode> attachments = byField(resources(stack, "aws_iam_role_policy_attachment"), "policy_arn");
         String controllerRoleName = "${aws_iam_role." + controllerRoleId(stack) + ".name}";
         expected.forEach((group, statements) -> {
@@ -163,7 +193,9 @@ class IamStackTest {
             String policyId = idOf(resources(stack, "aws_iam_policy"), policy);
             JsonNode document = Json.parse(policy.path("policy").asText());
             assertThat(document.path("Version").asText()).isEqualTo("2012-10-17");
-            assertThat(PolicyStatements.fromIamJson(document.path("Statement"))).as(group).isEqualTo(statements);
+            assertThat(PolicyStatements.fromIamJson(document.path("Statement")))
+                    .as(group)
+                    .isEqualTo(statements);
             JsonNode attachment = attachments.get("${aws_iam_policy." + policyId + ".arn}");
             assertThat(attachment).as(group + " attached").isNotNull();
             assertThat(attachment.path("role").asText()).isEqualTo(controllerRoleName);
@@ -174,8 +206,12 @@ class IamStackTest {
     void dependsOnNoOtherStack() {
         for (String cluster : CLUSTERS) {
             JsonNode stack = stack(cluster);
-            assertThat(stack.path("data").has("terraform_remote_state")).as(cluster).isFalse();
-            assertThat(APP.manifest().at("/stacks/" + cluster + "-iam/dependencies")).as(cluster).isEmpty();
+            assertThat(stack.path("data").has("terraform_remote_state"))
+                    .as(cluster)
+                    .isFalse();
+            assertThat(APP.manifest().at("/stacks/" + cluster + "-iam/dependencies"))
+                    .as(cluster)
+                    .isEmpty();
         }
     }
 
@@ -187,9 +223,12 @@ class IamStackTest {
         JsonNode nodeGroup = onlyData(stack, "aws_eks_node_group");
         assertThat(nodeGroup.path("cluster_name").asText()).isEqualTo("v1irsa");
         assertThat(nodeGroup.path("node_group_name").asText()).isEqualTo("system");
-        assertThat(resources(stack, "aws_iam_role")).as("only the controller role").hasSize(1);
+        assertThat(resources(stack, "aws_iam_role"))
+                .as("only the controller role")
+                .hasSize(1);
         assertThat(resources(stack, "aws_eks_access_entry").size()).isZero();
-        String roleArn = "${data.aws_eks_node_group." + onlyId(dataSources(stack, "aws_eks_node_group")) + ".node_role_arn}";
+        String roleArn =
+                "${data.aws_eks_node_group." + onlyId(dataSources(stack, "aws_eks_node_group")) + ".node_role_arn}";
         assertThat(output(stack, "karpenter_node_role_arn")).isEqualTo(roleArn);
         assertThat(output(stack, "karpenter_node_role_name"))
                 .isEqualTo("${element(reverse(split(\"/\", " + roleArn.substring(2, roleArn.length() - 1) + ")), 0)}");
@@ -201,13 +240,17 @@ class IamStackTest {
         JsonNode groups = dataSources(stack, "aws_eks_node_groups").path("given_role_node_groups");
         assertThat(groups.path("cluster_name").asText()).isEqualTo("byarn");
         JsonNode group = dataSources(stack, "aws_eks_node_group").path("given_role_node_group");
-        assertThat(dataSources(stack, "aws_eks_node_group").size()).as("only to compare roles").isEqualTo(1);
-        assertThat(group.path("for_each").asText()).isEqualTo("${data.aws_eks_node_groups.given_role_node_groups.names}");
+        assertThat(dataSources(stack, "aws_eks_node_group").size())
+                .as("only to compare roles")
+                .isEqualTo(1);
+        assertThat(group.path("for_each").asText())
+                .isEqualTo("${data.aws_eks_node_groups.given_role_node_groups.names}");
         assertThat(group.path("node_group_name").asText()).isEqualTo("${each.value}");
         assertThat(resources(stack, "aws_iam_role")).hasSize(1);
         JsonNode entry = onlyResource(stack, "aws_eks_access_entry");
-        assertThat(entry.path("count").asText()).isEqualTo("${contains([for g in data.aws_eks_node_group.given_role_node_group"
-                + " : g.node_role_arn], \"" + PATH_ROLE_ARN + "\") ? 0 : 1}");
+        assertThat(entry.path("count").asText())
+                .isEqualTo("${contains([for g in data.aws_eks_node_group.given_role_node_group"
+                        + " : g.node_role_arn], \"" + PATH_ROLE_ARN + "\") ? 0 : 1}");
         assertThat(entry.path("principal_arn").asText()).isEqualTo(PATH_ROLE_ARN);
         assertThat(entry.path("type").asText()).isEqualTo("EC2_LINUX");
         assertThat(entry.at("/lifecycle/precondition/0/error_message").asText())
@@ -245,17 +288,26 @@ class IamStackTest {
                 attached.add(a.path("policy_arn").asText());
             }
         });
-        assertThat(attached).containsExactlyInAnyOrderElementsOf(
-                List.of("AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonSSMManagedInstanceCore", ecr).stream()
-                        .map(p -> "arn:${" + partition + ".partition}:iam::aws:policy/" + p).toList());
+        assertThat(attached)
+                .containsExactlyInAnyOrderElementsOf(
+                        List.of(
+                                        "AmazonEKSWorkerNodePolicy",
+                                        "AmazonEKS_CNI_Policy",
+                                        "AmazonSSMManagedInstanceCore",
+                                        ecr)
+                                .stream()
+                                .map(p -> "arn:${" + partition + ".partition}:iam::aws:policy/" + p)
+                                .toList());
 
         JsonNode accessEntry = onlyResource(stack, "aws_eks_access_entry");
         assertThat(accessEntry.path("type").asText()).isEqualTo("EC2_LINUX");
         assertThat(accessEntry.path("principal_arn").asText()).isEqualTo("${aws_iam_role." + roleId + ".arn}");
-        assertThat(accessEntry.path("cluster_name").asText()).isEqualTo("${" + dataAddress(stack, "aws_eks_cluster") + ".name}");
+        assertThat(accessEntry.path("cluster_name").asText())
+                .isEqualTo("${" + dataAddress(stack, "aws_eks_cluster") + ".name}");
         JsonNode precondition = accessEntry.at("/lifecycle/precondition/0");
-        assertThat(precondition.path("condition").asText()).isEqualTo("${(try(" + dataAddress(stack, "aws_eks_cluster")
-                + ".access_config[0].authentication_mode, \"\") != \"CONFIG_MAP\")}");
+        assertThat(precondition.path("condition").asText())
+                .isEqualTo("${(try(" + dataAddress(stack, "aws_eks_cluster")
+                        + ".access_config[0].authentication_mode, \"\") != \"CONFIG_MAP\")}");
         assertThat(precondition.path("error_message").asText()).contains("create_iam_role", "API_AND_CONFIG_MAP");
         assertThat(dataSources(stack, "aws_eks_node_group").size()).isZero();
         assertThat(output(stack, "karpenter_node_role_arn")).isEqualTo("${aws_iam_role." + roleId + ".arn}");
@@ -272,7 +324,8 @@ class IamStackTest {
         assertThat(profile.path("name").asText()).isEqualTo("KarpenterNodeInstanceProfile-" + cluster);
         assertThat(profile.path("role").asText()).isEqualTo(output(stack, "karpenter_node_role_name"));
         assertThat(output(stack, "karpenter_aws_node_instance_profile_name"))
-                .isEqualTo("${aws_iam_instance_profile." + onlyId(resources(stack, "aws_iam_instance_profile")) + ".name}");
+                .isEqualTo("${aws_iam_instance_profile." + onlyId(resources(stack, "aws_iam_instance_profile"))
+                        + ".name}");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -291,10 +344,16 @@ class IamStackTest {
         // Besides these, cdktf adds one "cross-stack-output-..." per value the controller and node pool stacks read;
         // the step guard's outputs record the deploy (upgrade.StepGuardTest).
         assertThat(fieldNames(stack.path("output")).stream().filter(name -> !name.startsWith("cross-stack-output-")))
-                .containsExactlyInAnyOrder("karpenter_irsa_arn",
-                "karpenter_aws_node_instance_profile_name", "karpenter_node_role_arn", "karpenter_node_role_name",
-                "karpenter_chart_version", "karpenter_upgrade_station", "karpenter_step_guard");
-        assertThat(output(stack, "karpenter_irsa_arn")).isEqualTo("${aws_iam_role." + controllerRoleId(stack) + ".arn}");
+                .containsExactlyInAnyOrder(
+                        "karpenter_irsa_arn",
+                        "karpenter_aws_node_instance_profile_name",
+                        "karpenter_node_role_arn",
+                        "karpenter_node_role_name",
+                        "karpenter_chart_version",
+                        "karpenter_upgrade_station",
+                        "karpenter_step_guard");
+        assertThat(output(stack, "karpenter_irsa_arn"))
+                .isEqualTo("${aws_iam_role." + controllerRoleId(stack) + ".arn}");
     }
 
     /**
@@ -302,8 +361,9 @@ class IamStackTest {
      * resource type that has tags_all; the test checks that every taggable type in the stack is one of those.
      */
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {"irsa | {\"Team\": \"platform\", \"CostCenter\": \"42\"}",
-            "pod | {\"Team\": \"platform\"}"})
+    @CsvSource(
+            delimiter = '|',
+            value = {"irsa | {\"Team\": \"platform\", \"CostCenter\": \"42\"}", "pod | {\"Team\": \"platform\"}"})
     void tagsEveryTaggableResourceThroughDefaultTags(String cluster, String tags) {
         JsonNode stack = stack(cluster);
         assertThat(stack.at("/provider/aws/0/default_tags/0/tags")).isEqualTo(Json.parse(tags));
@@ -318,7 +378,9 @@ class IamStackTest {
             JsonNode attributes = schemas.at("/" + type + "/block/attributes");
             assertThat(attributes.isMissingNode()).as(type + " in the schema").isFalse();
             if (attributes.has("tags")) {
-                assertThat(attributes.has("tags_all")).as(type + " takes default_tags").isTrue();
+                assertThat(attributes.has("tags_all"))
+                        .as(type + " takes default_tags")
+                        .isTrue();
                 taggable.add(type);
             }
         }
@@ -360,8 +422,13 @@ class IamStackTest {
     /** "operator key" -> values, from a statement's Condition block. */
     private static Map<String, List<String>> conditions(JsonNode statement) {
         Map<String, List<String>> result = new HashMap<>();
-        statement.path("Condition").fields().forEachRemaining(operator -> operator.getValue().fields().forEachRemaining(
-                key -> result.put(operator.getKey() + " " + key.getKey(), texts(key.getValue()))));
+        statement
+                .path("Condition")
+                .fields()
+                .forEachRemaining(operator -> operator.getValue()
+                        .fields()
+                        .forEachRemaining(
+                                key -> result.put(operator.getKey() + " " + key.getKey(), texts(key.getValue()))));
         return result;
     }
 

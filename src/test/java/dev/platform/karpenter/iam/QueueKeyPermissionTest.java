@@ -19,11 +19,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** A queue encrypted with a customer managed key: the controller may decrypt with exactly that key. */
 class QueueKeyPermissionTest {
     private static final String KEY_ALIAS = "alias/karpenter-queue";
+
     @RegisterExtension
     static final Synthesized APP = Synthesized.app()
             .cluster("withkey", TestConfigs.V1, "queue_kms_key_id = \"" + KEY_ALIAS + "\"")
             .cluster("withoutkey", TestConfigs.V1)
             .synthesize();
+
     private static final JsonNode WITH_KEY = APP.stack("withkey-iam");
     private static final JsonNode WITHOUT_KEY = APP.stack("withoutkey-iam");
 
@@ -60,7 +62,8 @@ class QueueKeyPermissionTest {
 
     private static List<String> policyNames(JsonNode stack) {
         List<String> names = new ArrayList<>();
-        resources(stack, "aws_iam_policy").forEach(policy -> names.add(policy.path("name").asText()));
+        resources(stack, "aws_iam_policy")
+                .forEach(policy -> names.add(policy.path("name").asText()));
         return names;
     }
 }

@@ -35,10 +35,14 @@ class SpotServiceLinkedRoleIT {
         terraform.apply();
 
         assertThat(spotRoles()).containsExactly("AWSServiceRoleForspot");
-        assertThat(terraform.plan()).as("plan exit code right after apply (2 = changes)").isZero();
+        assertThat(terraform.plan())
+                .as("plan exit code right after apply (2 = changes)")
+                .isZero();
 
         terraform.destroy();
-        assertThat(spotRoles()).as("the account's role outlives this cluster's stacks").containsExactly("AWSServiceRoleForspot");
+        assertThat(spotRoles())
+                .as("the account's role outlives this cluster's stacks")
+                .containsExactly("AWSServiceRoleForspot");
         assertThat(MOTO.server().listRoleNames()).doesNotContain("KarpenterIRSA-spot-missing");
     }
 
@@ -55,7 +59,9 @@ class SpotServiceLinkedRoleIT {
 
         assertThat(spotRoles()).containsExactly("AWSServiceRoleForspot");
         assertThat(roleCreateDate()).as("the same role, not a new one").isEqualTo(createdAt);
-        assertThat(terraform.plan()).as("plan exit code right after apply (2 = changes)").isZero();
+        assertThat(terraform.plan())
+                .as("plan exit code right after apply (2 = changes)")
+                .isZero();
         terraform.destroy();
         assertThat(spotRoles()).containsExactly("AWSServiceRoleForspot");
     }

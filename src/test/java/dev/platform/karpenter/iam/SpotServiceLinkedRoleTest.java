@@ -11,7 +11,11 @@ import org.junit.jupiter.api.Test;
 class SpotServiceLinkedRoleTest {
     private static final Synthesized APP = Synthesized.of(
             TestConfigs.configFor("spot", "eu-west-1", TestConfigs.V1),
-            TestConfigs.configFor("ondemand", "eu-west-1", TestConfigs.V1, "capacity_types = [\"on-demand\"]",
+            TestConfigs.configFor(
+                    "ondemand",
+                    "eu-west-1",
+                    TestConfigs.V1,
+                    "capacity_types = [\"on-demand\"]",
                     "node_pools = [{ name = \"batch\", architectures = [\"arm64\"] }]"));
 
     @Test
@@ -20,24 +24,33 @@ class SpotServiceLinkedRoleTest {
         JsonNode lookup = Synthesized.dataSources(stack, "aws_iam_roles");
         assertThat(lookup).hasSize(1);
         String lookupId = lookup.fieldNames().next();
-        assertThat(lookup.path(lookupId).path("path_prefix").asText()).isEqualTo("/aws-service-role/spot.amazonaws.com/");
+        assertThat(lookup.path(lookupId).path("path_prefix").asText())
+                .isEqualTo("/aws-service-role/spot.amazonaws.com/");
 
         JsonNode once = Synthesized.onlyResource(stack, "terraform_data");
-        assertThat(once.path("input").asText()).isEqualTo("${(length(tolist(data.aws_iam_roles." + lookupId + ".names)) < 1)}");
-        assertThat(once.at("/lifecycle/ignore_changes/0").asText()).as("decided once: no diff later").isEqualTo("input");
+        assertThat(once.path("input").asText())
+                .isEqualTo("${(length(tolist(data.aws_iam_roles." + lookupId + ".names)) < 1)}");
+        assertThat(once.at("/lifecycle/ignore_changes/0").asText())
+                .as("decided once: no diff later")
+                .isEqualTo("input");
         JsonNode provisioner = once.path("provisioner").get(0).path("local-exec");
-        assertThat(provisioner.path("command").asText()).isEqualTo("${self.input ? \"aws iam create-service-linked-role "
-                + "--aws-service-name spot.amazonaws.com --region eu-west-1\" : \"echo The EC2 Spot service-linked role exists.\"}");
+        assertThat(provisioner.path("command").asText())
+                .isEqualTo(
+                        "${self.input ? \"aws iam create-service-linked-role "
+                                + "--aws-service-name spot.amazonaws.com --region eu-west-1\" : \"echo The EC2 Spot service-linked role exists.\"}");
         assertThat(provisioner.has("when")).as("nothing runs on destroy").isFalse();
         assertThat(Synthesized.resources(stack, "aws_iam_service_linked_role").isMissingNode())
-                .as("never a resource that destroy would delete").isTrue();
+                .as("never a resource that destroy would delete")
+                .isTrue();
     }
 
     @Test
     void nothingWhenNoPoolAllowsSpot() {
         JsonNode stack = APP.stack("ondemand-iam");
 
-        assertThat(Synthesized.dataSources(stack, "aws_iam_roles").isMissingNode()).isTrue();
-        assertThat(Synthesized.resources(stack, "terraform_data").isMissingNode()).isTrue();
+        assertThat(Synthesized.dataSources(stack, "aws_iam_roles").isMissingNode())
+                .isTrue();
+        assertThat(Synthesized.resources(stack, "terraform_data").isMissingNode())
+                .isTrue();
     }
 }

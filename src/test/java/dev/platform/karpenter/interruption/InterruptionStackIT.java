@@ -19,8 +19,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The interruption stack applied to moto once: what AWS ends up holding, a clean re-plan, and a clean destroy. */
 @IntegrationTest
@@ -28,8 +28,12 @@ import org.junit.jupiter.api.TestMethodOrder;
 class InterruptionStackIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CLUSTER = "it-interruption";
-    private static final List<String> RULE_NAMES = List.of(CLUSTER + "-Health", CLUSTER + "-SpotInterrupt",
-            CLUSTER + "-Rebalance", CLUSTER + "-StateChange", CLUSTER + "-CapacityResv");
+    private static final List<String> RULE_NAMES = List.of(
+            CLUSTER + "-Health",
+            CLUSTER + "-SpotInterrupt",
+            CLUSTER + "-Rebalance",
+            CLUSTER + "-StateChange",
+            CLUSTER + "-CapacityResv");
 
     @RegisterExtension
     static final SharedMoto MOTO = SharedMoto.perClass();
@@ -65,7 +69,8 @@ class InterruptionStackIT {
     @Order(1)
     void queueKeepsMessagesFiveMinutesWithSqsManagedEncryption() {
         assertThat(queueUrl).endsWith("/" + CLUSTER);
-        assertThat(queueAttributes).containsEntry("MessageRetentionPeriod", "300")
+        assertThat(queueAttributes)
+                .containsEntry("MessageRetentionPeriod", "300")
                 .containsEntry("SqsManagedSseEnabled", "true");
     }
 
@@ -79,7 +84,8 @@ class InterruptionStackIT {
         assertThat(policy.path("Statement")).hasSize(2);
         JsonNode allow = policy.path("Statement").get(0);
         assertThat(allow.path("Effect").asText()).isEqualTo("Allow");
-        assertThat(texts(allow.at("/Principal/Service"))).containsExactlyInAnyOrder("events.amazonaws.com", "sqs.amazonaws.com");
+        assertThat(texts(allow.at("/Principal/Service")))
+                .containsExactlyInAnyOrder("events.amazonaws.com", "sqs.amazonaws.com");
         assertThat(texts(allow.path("Action"))).containsExactly("sqs:SendMessage");
         assertThat(texts(allow.path("Resource"))).containsExactly(queueArn);
         JsonNode deny = policy.path("Statement").get(1);
@@ -96,9 +102,12 @@ class InterruptionStackIT {
     void everyRuleMatchesItsEventAndTargetsTheQueue() throws Exception {
         assertThat(moto.listRuleNames()).containsExactlyInAnyOrderElementsOf(RULE_NAMES);
         assertThat(eventPattern(CLUSTER + "-Health")).isEqualTo(pattern("aws.health", "AWS Health Event"));
-        assertThat(eventPattern(CLUSTER + "-SpotInterrupt")).isEqualTo(pattern("aws.ec2", "EC2 Spot Instance Interruption Warning"));
-        assertThat(eventPattern(CLUSTER + "-Rebalance")).isEqualTo(pattern("aws.ec2", "EC2 Instance Rebalance Recommendation"));
-        assertThat(eventPattern(CLUSTER + "-StateChange")).isEqualTo(pattern("aws.ec2", "EC2 Instance State-change Notification"));
+        assertThat(eventPattern(CLUSTER + "-SpotInterrupt"))
+                .isEqualTo(pattern("aws.ec2", "EC2 Spot Instance Interruption Warning"));
+        assertThat(eventPattern(CLUSTER + "-Rebalance"))
+                .isEqualTo(pattern("aws.ec2", "EC2 Instance Rebalance Recommendation"));
+        assertThat(eventPattern(CLUSTER + "-StateChange"))
+                .isEqualTo(pattern("aws.ec2", "EC2 Instance State-change Notification"));
         assertThat(eventPattern(CLUSTER + "-CapacityResv"))
                 .isEqualTo(pattern("aws.ec2", "EC2 Capacity Reservation Instance Interruption Warning"));
         for (String rule : RULE_NAMES) {

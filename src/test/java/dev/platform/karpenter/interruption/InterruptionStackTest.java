@@ -137,8 +137,10 @@ class InterruptionStackTest {
     @MethodSource("rulesPerRelease")
     void oneRulePerHandledEventMatchingExactlyItsSourceAndDetailType(String cluster, List<String> detailTypes) {
         Map<String, JsonNode> patternsByName = new LinkedHashMap<>();
-        resources(stack(cluster), "aws_cloudwatch_event_rule").forEach(rule ->
-                patternsByName.put(rule.path("name").asText(), Json.parse(rule.path("event_pattern").asText())));
+        resources(stack(cluster), "aws_cloudwatch_event_rule")
+                .forEach(rule -> patternsByName.put(
+                        rule.path("name").asText(),
+                        Json.parse(rule.path("event_pattern").asText())));
 
         assertThat(resources(stack(cluster), "aws_cloudwatch_event_rule")).hasSize(detailTypes.size());
         Map<String, JsonNode> expected = new LinkedHashMap<>();
@@ -147,7 +149,9 @@ class InterruptionStackTest {
         expected.put(cluster + "-Rebalance", pattern("aws.ec2", REBALANCE));
         expected.put(cluster + "-StateChange", pattern("aws.ec2", STATE_CHANGE));
         expected.put(cluster + "-CapacityResv", pattern("aws.ec2", CAPACITY_RESERVATION));
-        expected.values().removeIf(p -> !detailTypes.contains(p.path("detail-type").get(0).asText()));
+        expected.values()
+                .removeIf(
+                        p -> !detailTypes.contains(p.path("detail-type").get(0).asText()));
         assertThat(patternsByName).containsExactlyInAnyOrderEntriesOf(expected);
     }
 
@@ -156,7 +160,8 @@ class InterruptionStackTest {
     void everyRuleHasExactlyOneTargetTheQueue(String cluster, List<String> detailTypes) {
         JsonNode stack = stack(cluster);
         List<String> ruleRefs = new ArrayList<>();
-        resources(stack, "aws_cloudwatch_event_rule").fieldNames()
+        resources(stack, "aws_cloudwatch_event_rule")
+                .fieldNames()
                 .forEachRemaining(id -> ruleRefs.add(ref("aws_cloudwatch_event_rule", id, "name")));
         List<String> targetedRules = new ArrayList<>();
         resources(stack, "aws_cloudwatch_event_target").forEach(target -> {
@@ -171,11 +176,14 @@ class InterruptionStackTest {
     @Test
     void ruleNamesFitEventBridgeLimitForTheLongestValidClusterName() {
         List<String> names = new ArrayList<>();
-        resources(stack(LONGEST_CLUSTER), "aws_cloudwatch_event_rule").forEach(rule -> names.add(rule.path("name").asText()));
+        resources(stack(LONGEST_CLUSTER), "aws_cloudwatch_event_rule")
+                .forEach(rule -> names.add(rule.path("name").asText()));
 
-        assertThat(names).hasSize(5).allSatisfy(name -> assertThat(name)
-                .startsWith(LONGEST_CLUSTER + "-")
-                .hasSizeLessThanOrEqualTo(ResourceNames.EVENT_RULE_NAME_MAX));
+        assertThat(names)
+                .hasSize(5)
+                .allSatisfy(name -> assertThat(name)
+                        .startsWith(LONGEST_CLUSTER + "-")
+                        .hasSizeLessThanOrEqualTo(ResourceNames.EVENT_RULE_NAME_MAX));
         assertThat(names).contains(LONGEST_CLUSTER + "-SpotInterrupt"); // the longest suffix, exactly 64
     }
 
@@ -201,8 +209,14 @@ class InterruptionStackTest {
         App app = new App(AppConfig.builder().outdir(outdir.toString()).build());
         InterruptionStack interruption = new InterruptionStack(app, TestConfigs.config(TestConfigs.V1));
         TerraformStack consumer = new TerraformStack(app, "consumer");
-        new TerraformOutput(consumer, "queue_name", TerraformOutputConfig.builder().value(interruption.queueName()).build());
-        new TerraformOutput(consumer, "queue_arn", TerraformOutputConfig.builder().value(interruption.queueArn()).build());
+        new TerraformOutput(
+                consumer,
+                "queue_name",
+                TerraformOutputConfig.builder().value(interruption.queueName()).build());
+        new TerraformOutput(
+                consumer,
+                "queue_arn",
+                TerraformOutputConfig.builder().value(interruption.queueArn()).build());
         app.synth();
 
         assertThat(Token.isUnresolved(interruption.queueName())).isTrue();
@@ -213,10 +227,14 @@ class InterruptionStackTest {
         String remoteState = onlyId(dataSources(consumed, "terraform_remote_state"));
         String remoteOutputs = "${data.terraform_remote_state." + remoteState + ".outputs.";
         for (String attribute : List.of("name", "arn")) {
-            String consumedValue = consumed.at("/output/queue_" + attribute + "/value").asText();
+            String consumedValue =
+                    consumed.at("/output/queue_" + attribute + "/value").asText();
             assertThat(consumedValue).startsWith(remoteOutputs).endsWith("}");
             String producerOutput = consumedValue.substring(remoteOutputs.length(), consumedValue.length() - 1);
-            assertThat(producer.path("output").path(producerOutput).path("value").asText())
+            assertThat(producer.path("output")
+                            .path(producerOutput)
+                            .path("value")
+                            .asText())
                     .isEqualTo(ref("aws_sqs_queue", queue, attribute));
         }
     }
@@ -231,7 +249,8 @@ class InterruptionStackTest {
 
     /** The queue's policy as IAM reads it (JSON, with Terraform interpolations in its strings). */
     private static JsonNode policyDocument(JsonNode stack) {
-        return Json.parse(onlyResource(stack, "aws_sqs_queue_policy").path("policy").asText());
+        return Json.parse(
+                onlyResource(stack, "aws_sqs_queue_policy").path("policy").asText());
     }
 
     private static String queueId(JsonNode stack) {

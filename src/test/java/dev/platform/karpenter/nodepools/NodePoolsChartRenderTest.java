@@ -8,7 +8,6 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
 import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
 import dev.platform.karpenter.nodepools.manifest.PoolSettingsExamples;
-import dev.platform.karpenter.versions.ApiGeneration;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
@@ -16,6 +15,7 @@ import dev.platform.karpenter.testing.kubernetes.CrdValidator;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.testing.kubernetes.TerraformReferences;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
+import dev.platform.karpenter.versions.ApiGeneration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -60,15 +59,28 @@ class NodePoolsChartRenderTest {
         for (String tag : UpstreamCharts.SUPPORTED) {
             String suffix = tag.replace("v", "").replace('.', '-');
             configs.put(TestConfigs.configFor("pools-" + suffix, "us-west-2", UpstreamCharts.chartVersion(tag)), tag);
-            configs.put(TestConfigs.configFor("every-" + suffix, "us-west-2", UpstreamCharts.chartVersion(tag),
-                    UpstreamCharts.V1ALPHA5.contains(tag) ? PoolSettingsExamples.EVERY_V0_SETTING : everyV1SettingWithCreatedRole(tag)), tag);
+            configs.put(
+                    TestConfigs.configFor(
+                            "every-" + suffix,
+                            "us-west-2",
+                            UpstreamCharts.chartVersion(tag),
+                            UpstreamCharts.V1ALPHA5.contains(tag)
+                                    ? PoolSettingsExamples.EVERY_V0_SETTING
+                                    : everyV1SettingWithCreatedRole(tag)),
+                    tag);
         }
         Synthesized synthesized = Synthesized.of(configs.keySet().toArray(ClusterConfig[]::new));
         configs.forEach((config, tag) -> {
             Path stackDir = synthesized.stackDir(config.stackName(NodePoolsStack.CONCERN));
-            JsonNode release = Synthesized.onlyResource(synthesized.stack(config.stackName(NodePoolsStack.CONCERN)), "helm_release");
+            JsonNode release = Synthesized.onlyResource(
+                    synthesized.stack(config.stackName(NodePoolsStack.CONCERN)), "helm_release");
             Pools pools = new Pools(tag, config, stackDir, release, List.of());
-            POOLS.add(new Pools(tag, config, stackDir, release, render(pools, TerraformReferences.replace(pools.values(), expression -> MARKER))));
+            POOLS.add(new Pools(
+                    tag,
+                    config,
+                    stackDir,
+                    release,
+                    render(pools, TerraformReferences.replace(pools.values(), expression -> MARKER))));
         });
     }
 
@@ -111,16 +123,23 @@ class NodePoolsChartRenderTest {
         List<JsonNode> typed = HelmRender.parse(ManifestYaml.documents(manifests.render(config.nodePools(), MARKER)));
         assertThat(sorted(pools.rendered())).isEqualTo(sorted(typed));
         boolean alpha = config.apis().rendered().contains(ApiGeneration.V1ALPHA5);
-        assertThat(pools.rendered()).extracting(o -> o.path("kind").asText()).contains(config.release().apiGeneration() == ApiGeneration.V1ALPHA5
-                ? new String[] {"Provisioner", "AWSNodeTemplate"} : new String[] {"NodePool", "EC2NodeClass"});
+        assertThat(pools.rendered())
+                .extracting(o -> o.path("kind").asText())
+                .contains(
+                        config.release().apiGeneration() == ApiGeneration.V1ALPHA5
+                                ? new String[] {"Provisioner", "AWSNodeTemplate"}
+                                : new String[] {"NodePool", "EC2NodeClass"});
 
-        List<Object> hookObjects = manifests.uninstallHook(config.nodePools(), config.namespace(),
-                NodePoolsStack.RELEASE_TIMEOUT_SECONDS);
+        List<Object> hookObjects =
+                manifests.uninstallHook(config.nodePools(), config.namespace(), NodePoolsStack.RELEASE_TIMEOUT_SECONDS);
         List<JsonNode> hook = hookObjects.isEmpty() ? List.of() : HelmRender.parse(ManifestYaml.documents(hookObjects));
         List<JsonNode> released = new ArrayList<>(typed);
         released.addAll(hook);
         assertThat(valuesManifests(pools, MARKER)).isEqualTo(released);
-        assertThat(hook).allSatisfy(o -> assertThat(o.at("/metadata/annotations/helm.sh~1hook").asText()).isEqualTo("pre-delete"));
+        assertThat(hook)
+                .allSatisfy(o -> assertThat(
+                                o.at("/metadata/annotations/helm.sh~1hook").asText())
+                        .isEqualTo("pre-delete"));
         assertThat(hook.isEmpty()).isEqualTo(!alpha);
     }
 
@@ -128,11 +147,14 @@ class NodePoolsChartRenderTest {
     @MethodSource("pools")
     void thePlainKubectlFileHoldsTheRenderedPoolsAndNodeClassWithoutTheHook(Pools pools) {
         NodePoolManifests manifests = NodePoolManifests.forApis(pools.config().apis());
-        String plain = read(pools.stackDir().resolve(PlainManifestFile.DIRECTORY).resolve(manifests.plainFileName()));
-        List<JsonNode> expected = HelmRender.parse(ManifestYaml.documents(manifests.render(pools.config().nodePools(),
-                NodePoolsStack.NODE_ROLE_PLACEHOLDER)));
-        List<JsonNode> rendered = pools.rendered().stream().filter(o -> !o.at("/metadata/annotations/helm.sh~1hook").isTextual())
-                .map(o -> HelmRender.parse(o.toString().replace(MARKER, NodePoolsStack.NODE_ROLE_PLACEHOLDER)).get(0))
+        String plain =
+                read(pools.stackDir().resolve(PlainManifestFile.DIRECTORY).resolve(manifests.plainFileName()));
+        List<JsonNode> expected = HelmRender.parse(ManifestYaml.documents(
+                manifests.render(pools.config().nodePools(), NodePoolsStack.NODE_ROLE_PLACEHOLDER)));
+        List<JsonNode> rendered = pools.rendered().stream()
+                .filter(o -> !o.at("/metadata/annotations/helm.sh~1hook").isTextual())
+                .map(o -> HelmRender.parse(o.toString().replace(MARKER, NodePoolsStack.NODE_ROLE_PLACEHOLDER))
+                        .get(0))
                 .toList();
         assertThat(HelmRender.parse(plain)).isEqualTo(expected);
         assertThat(sorted(expected)).isEqualTo(sorted(rendered));
@@ -143,8 +165,10 @@ class NodePoolsChartRenderTest {
     void theApiServerOfTheReleaseAcceptsEveryRenderedObject(Pools pools) {
         // Terraform resolves the node role's name before Helm sees it: a plausible one, since the CRD checks it.
         String role = "KarpenterNodeRole-" + pools.config().clusterName();
-        List<JsonNode> objects = new ArrayList<>(render(pools, TerraformReferences.replace(pools.values(), expression -> role)));
-        valuesManifests(pools, role).stream().filter(o -> o.at("/metadata/annotations/helm.sh~1hook").isTextual())
+        List<JsonNode> objects =
+                new ArrayList<>(render(pools, TerraformReferences.replace(pools.values(), expression -> role)));
+        valuesManifests(pools, role).stream()
+                .filter(o -> o.at("/metadata/annotations/helm.sh~1hook").isTextual())
                 .forEach(objects::add);
         CrdValidator crds = UpstreamCharts.crdValidator(pools.tag());
         for (JsonNode object : objects) {
@@ -158,27 +182,42 @@ class NodePoolsChartRenderTest {
         // What the every-setting clusters put on node classes reaches the CRD check: tags, and a pinned v1 alias.
         if (pools.config().clusterName().startsWith("every-")) {
             List<JsonNode> nodeClasses = objects.stream()
-                    .filter(o -> o.path("kind").asText().matches("EC2NodeClass|AWSNodeTemplate")).toList();
-            assertThat(nodeClasses).isNotEmpty().allSatisfy(c -> assertThat(c.at("/spec/tags/cost-center").asText()).isEqualTo("42"));
-            nodeClasses.stream().filter(c -> c.path("apiVersion").asText().equals("karpenter.k8s.aws/v1")).forEach(c ->
-                    assertThat(c.at("/spec/amiSelectorTerms/0/alias").asText()).isEqualTo("al2023@v20240625"));
+                    .filter(o -> o.path("kind").asText().matches("EC2NodeClass|AWSNodeTemplate"))
+                    .toList();
+            assertThat(nodeClasses)
+                    .isNotEmpty()
+                    .allSatisfy(c ->
+                            assertThat(c.at("/spec/tags/cost-center").asText()).isEqualTo("42"));
+            nodeClasses.stream()
+                    .filter(c -> c.path("apiVersion").asText().equals("karpenter.k8s.aws/v1"))
+                    .forEach(c -> assertThat(
+                                    c.at("/spec/amiSelectorTerms/0/alias").asText())
+                            .isEqualTo("al2023@v20240625"));
         }
     }
 
     /** The objects the release's values list, with Terraform references replaced by {@code resolved}. */
     private static List<JsonNode> valuesManifests(Pools pools, String resolved) {
         List<JsonNode> manifests = new ArrayList<>();
-        HelmRender.parse(TerraformReferences.replace(pools.values(), expression -> resolved)).get(0).path("manifests").forEach(manifests::add);
+        HelmRender.parse(TerraformReferences.replace(pools.values(), expression -> resolved))
+                .get(0)
+                .path("manifests")
+                .forEach(manifests::add);
         return manifests;
     }
 
     /** Objects by kind and name, as Helm's install order does not follow the values' order. */
     private static List<JsonNode> sorted(List<JsonNode> objects) {
-        return objects.stream().sorted(java.util.Comparator.comparing(HelmRender::describe)).toList();
+        return objects.stream()
+                .sorted(java.util.Comparator.comparing(HelmRender::describe))
+                .toList();
     }
 
     private static List<JsonNode> render(Pools pools, String values) {
-        return HelmRender.template(pools.chart(), pools.release().path("name").asText(), pools.release().path("namespace").asText(),
+        return HelmRender.template(
+                pools.chart(),
+                pools.release().path("name").asText(),
+                pools.release().path("namespace").asText(),
                 values);
     }
 

@@ -24,10 +24,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** The synthesized nodepools stack: the Helm release of the manifest chart, the output and the plain file. */
 class NodePoolsStackTest {
     @RegisterExtension
-    static final Synthesized V0 = Synthesized.app().cluster("demo", TestConfigs.V0).synthesize();
+    static final Synthesized V0 =
+            Synthesized.app().cluster("demo", TestConfigs.V0).synthesize();
     /** 1.x with a node role made by the IAM stack, so the role crosses stacks as a Terraform reference. */
     @RegisterExtension
-    static final Synthesized V1 = Synthesized.app().cluster("demo", TestConfigs.V1, "create_iam_role = true").synthesize();
+    static final Synthesized V1 = Synthesized.app()
+            .cluster("demo", TestConfigs.V1, "create_iam_role = true")
+            .synthesize();
 
     @Test
     void installsTheManifestChartAsAHelmReleaseThatWaitsOnUninstall() {
@@ -38,14 +41,23 @@ class NodePoolsStackTest {
         assertThat(release.path("wait").asBoolean()).isTrue();
         assertThat(release.path("timeout").asInt()).isEqualTo(900);
         assertThat(release.path("provider").asText()).isEqualTo("helm");
-        assertThat(V0.stack("demo-nodepools").path("provider").path("helm").get(0).path("kubernetes").path("exec")
-                .path("command").asText()).isEqualTo("aws");
+        assertThat(V0.stack("demo-nodepools")
+                        .path("provider")
+                        .path("helm")
+                        .get(0)
+                        .path("kubernetes")
+                        .path("exec")
+                        .path("command")
+                        .asText())
+                .isEqualTo("aws");
     }
 
     @Test
     void theChartIsAnAssetInsideTheStackReferencedByARelativePath() throws IOException {
         Path stackDir = V0.stackDir("demo-nodepools");
-        String chartPath = onlyResource(V0.stack("demo-nodepools"), "helm_release").path("chart").asText();
+        String chartPath = onlyResource(V0.stack("demo-nodepools"), "helm_release")
+                .path("chart")
+                .asText();
 
         assertThat(chartPath).startsWith("assets/").doesNotStartWith("/");
         JsonNode chart = readYaml(stackDir.resolve(chartPath).resolve("Chart.yaml"));
@@ -60,18 +72,37 @@ class NodePoolsStackTest {
     void theReleaseValuesCarryTheV1Alpha5ManifestsThenTheUninstallHook() {
         List<JsonNode> manifests = valuesManifests(onlyResource(V0.stack("demo-nodepools"), "helm_release"));
 
-        assertThat(manifests).extracting(m -> m.path("kind").asText()).containsExactly("Provisioner", "AWSNodeTemplate",
-                "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Job");
-        assertThat(manifests.get(0).path("spec").path("providerRef").path("name").asText()).isEqualTo("default");
-        assertThat(manifests.get(1).path("spec").path("subnetSelector").path("karpenter.sh/discovery").asText()).isEqualTo("demo");
-        assertThat(manifests.subList(2, 6)).allSatisfy(hook ->
-                assertThat(hook.path("metadata").path("annotations").path("helm.sh/hook").asText()).isEqualTo("pre-delete"));
+        assertThat(manifests)
+                .extracting(m -> m.path("kind").asText())
+                .containsExactly(
+                        "Provisioner", "AWSNodeTemplate", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Job");
+        assertThat(manifests
+                        .get(0)
+                        .path("spec")
+                        .path("providerRef")
+                        .path("name")
+                        .asText())
+                .isEqualTo("default");
+        assertThat(manifests
+                        .get(1)
+                        .path("spec")
+                        .path("subnetSelector")
+                        .path("karpenter.sh/discovery")
+                        .asText())
+                .isEqualTo("demo");
+        assertThat(manifests.subList(2, 6))
+                .allSatisfy(hook -> assertThat(hook.path("metadata")
+                                .path("annotations")
+                                .path("helm.sh/hook")
+                                .asText())
+                        .isEqualTo("pre-delete"));
     }
 
     @Test
     void thePlainFileAndTheOutputHoldWhatHelmAppliesWithoutTheHook() {
         JsonNode stack = V0.stack("demo-nodepools");
-        List<JsonNode> applied = valuesManifests(onlyResource(stack, "helm_release")).subList(0, 2);
+        List<JsonNode> applied =
+                valuesManifests(onlyResource(stack, "helm_release")).subList(0, 2);
 
         assertThat(yamlDocuments(text(V0.stackDir("demo-nodepools").resolve("manifests/default-provisioner.yaml"))))
                 .isEqualTo(applied);
@@ -88,7 +119,12 @@ class NodePoolsStackTest {
         assertThat(role).matches("\\$\\{data\\.terraform_remote_state\\.([\\w-]+)\\.outputs\\.([\\w-]+)}");
         String remoteState = role.replaceAll("\\$\\{data\\.terraform_remote_state\\.([\\w-]+)\\..*", "$1");
         String output = role.replaceAll(".*\\.outputs\\.([\\w-]+)}", "$1");
-        assertThat(stack.path("data").path("terraform_remote_state").path(remoteState).path("config").path("path").asText())
+        assertThat(stack.path("data")
+                        .path("terraform_remote_state")
+                        .path(remoteState)
+                        .path("config")
+                        .path("path")
+                        .asText())
                 .endsWith("terraform.demo-iam.tfstate");
         JsonNode iam = V1.stack("demo-iam");
         String nodeRole = idWhere(iam, "aws_iam_role", "name", "KarpenterNodeRole-demo");
@@ -103,13 +139,15 @@ class NodePoolsStackTest {
         List<JsonNode> plain = yamlDocuments(text(V1.stackDir("demo-nodepools").resolve("manifests/nodepool.yaml")));
 
         assertThat(plain.get(1).path("spec").path("role").asText()).isEqualTo("${NODE_ROLE_NAME}");
-        ((ObjectNode) plain.get(1).path("spec")).put("role", applied.get(1).path("spec").path("role").asText());
+        ((ObjectNode) plain.get(1).path("spec"))
+                .put("role", applied.get(1).path("spec").path("role").asText());
         assertThat(plain).isEqualTo(applied);
     }
 
     @Test
     void isDeployedAfterTheControllerAndTheNodeRole() {
-        JsonNode dependencies = V1.manifest().path("stacks").path("demo-nodepools").path("dependencies");
+        JsonNode dependencies =
+                V1.manifest().path("stacks").path("demo-nodepools").path("dependencies");
 
         assertThat(texts(dependencies)).contains("demo-karpenter", "demo-iam");
     }

@@ -18,12 +18,16 @@ class SampleWorkloadTest {
         assertThat(deployment.path("kind").asText()).isEqualTo("Deployment");
         assertThat(deployment.path("metadata").path("name").asText()).isEqualTo("inflate");
         assertThat(deployment.path("spec").path("replicas").isInt()).isTrue();
-        assertThat(deployment.path("spec").path("replicas").asInt()).as("scaled up by hand").isZero();
+        assertThat(deployment.path("spec").path("replicas").asInt())
+                .as("scaled up by hand")
+                .isZero();
         JsonNode pod = deployment.path("spec").path("template");
-        assertThat(deployment.path("spec").path("selector").path("matchLabels")).isEqualTo(pod.path("metadata").path("labels"));
+        assertThat(deployment.path("spec").path("selector").path("matchLabels"))
+                .isEqualTo(pod.path("metadata").path("labels"));
         assertThat(pod.path("spec").path("containers")).hasSize(1);
         JsonNode container = pod.path("spec").path("containers").get(0);
         assertThat(container.path("image").asText()).startsWith("public.ecr.aws/eks-distro/kubernetes/pause:");
-        assertThat(container.path("resources").path("requests").path("cpu").asText()).isEqualTo("1");
+        assertThat(container.path("resources").path("requests").path("cpu").asText())
+                .isEqualTo("1");
     }
 }

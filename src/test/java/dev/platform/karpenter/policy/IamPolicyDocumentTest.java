@@ -16,8 +16,12 @@ class IamPolicyDocumentTest {
 
     @Test
     void rendersTheIamGrammarWithConditionsGroupedByOperator() throws Exception {
-        IamPolicyDocument document = IamPolicyDocument.of(Statement.of("Tagging", Effect.Allow,
-                List.of("ec2:CreateTags"), List.of("arn:${data.aws_partition.p.partition}:ec2:*:*:instance/*"), List.of(
+        IamPolicyDocument document = IamPolicyDocument.of(Statement.of(
+                "Tagging",
+                Effect.Allow,
+                List.of("ec2:CreateTags"),
+                List.of("arn:${data.aws_partition.p.partition}:ec2:*:*:instance/*"),
+                List.of(
                         new Condition("StringEquals", "aws:RequestTag/team", List.of("a", "b")),
                         new Condition("StringLike", "aws:RequestTag/pool", List.of("*")),
                         new Condition("StringEquals", "ec2:CreateAction", List.of("RunInstances")))));
@@ -36,10 +40,10 @@ class IamPolicyDocumentTest {
     @Test
     void rendersPrincipalsAnIdAndLeavesOutEmptySidResourceAndCondition() throws Exception {
         IamPolicyDocument document = IamPolicyDocument.of(
-                Statement.of("", Effect.Allow, List.of("sts:AssumeRole"), List.of(), List.of())
-                        .withPrincipal(Principal.service("ec2.amazonaws.com")),
-                Statement.of("DenyHTTP", Effect.Deny, List.of("sqs:*"), List.of("q"), List.of())
-                        .withPrincipal(Principal.anyone()))
+                        Statement.of("", Effect.Allow, List.of("sts:AssumeRole"), List.of(), List.of())
+                                .withPrincipal(Principal.service("ec2.amazonaws.com")),
+                        Statement.of("DenyHTTP", Effect.Deny, List.of("sqs:*"), List.of("q"), List.of())
+                                .withPrincipal(Principal.anyone()))
                 .withId("Queue");
 
         assertThat(JSON.readTree(document.toJson())).isEqualTo(JSON.readTree("""
@@ -52,12 +56,20 @@ class IamPolicyDocumentTest {
     @Test
     void rejectsDocumentsIamWouldReject() {
         assertThatThrownBy(() -> IamPolicyDocument.of(List.of()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one statement");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least one statement");
         assertThatThrownBy(() -> Statement.of("Empty", Effect.Allow, List.of(), List.of("*"), List.of()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Empty has no action");
-        assertThatThrownBy(() -> Statement.of("Twice", Effect.Allow, List.of("s3:GetObject"), List.of("*"), List.of(
-                new Condition("StringEquals", "aws:PrincipalTag/team", List.of("a")),
-                new Condition("StringEquals", "aws:PrincipalTag/team", List.of("b")))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Twice repeats a condition");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Empty has no action");
+        assertThatThrownBy(() -> Statement.of(
+                        "Twice",
+                        Effect.Allow,
+                        List.of("s3:GetObject"),
+                        List.of("*"),
+                        List.of(
+                                new Condition("StringEquals", "aws:PrincipalTag/team", List.of("a")),
+                                new Condition("StringEquals", "aws:PrincipalTag/team", List.of("b")))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Twice repeats a condition");
     }
 }

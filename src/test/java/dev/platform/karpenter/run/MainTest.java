@@ -29,8 +29,11 @@ class MainTest {
         int status = run(Map.of("KARPENTER_OUTDIR", "out"));
 
         assertThat(status).isEqualTo(Main.EXIT_BAD_INPUT);
-        assertThat(err.toString().lines()).singleElement().asString()
-                .startsWith("error: ").contains("karpenter_chart_version \"v0.38.0\"");
+        assertThat(err.toString().lines())
+                .singleElement()
+                .asString()
+                .startsWith("error: ")
+                .contains("karpenter_chart_version \"v0.38.0\"");
         assertThat(entries(project)).containsExactly("terraform.tfvars");
     }
 
@@ -52,14 +55,17 @@ class MainTest {
         Files.writeString(project.resolve("terraform.tfvars"), TestConfigs.tfvars(TestConfigs.V0));
         // An output written before generations existed: a plain directory, with a stack that is no longer configured.
         Path out = project.resolve("out");
-        Path provider = Files.createDirectories(out.resolve("stacks/demo-iam/.terraform/providers")).resolve("aws");
+        Path provider = Files.createDirectories(out.resolve("stacks/demo-iam/.terraform/providers"))
+                .resolve("aws");
         Files.writeString(provider, "provider binary");
         Files.writeString(out.resolve("stacks/demo-iam/.terraform.lock.hcl"), "# lock");
         Files.writeString(Files.createDirectories(out.resolve("stacks/old-iam")).resolve("cdk.tf.json"), "{}");
         Files.writeString(out.resolve("manifest.json"), "{}");
 
         assertThat(run(Map.of("KARPENTER_OUTDIR", "out"))).as(err.toString()).isZero();
-        assertThat(run(Map.of("KARPENTER_OUTDIR", "out"))).as("again, from a link").isZero();
+        assertThat(run(Map.of("KARPENTER_OUTDIR", "out")))
+                .as("again, from a link")
+                .isZero();
 
         assertThat(out).isSymbolicLink();
         assertThat(Files.readSymbolicLink(out).toString()).startsWith(".out.gen-");
@@ -67,21 +73,33 @@ class MainTest {
         assertThat(out.resolve("stacks/demo-nodepools/cdk.tf.json")).isRegularFile();
         assertThat(out.resolve("stacks/demo-iam/.terraform/providers/aws")).hasContent("provider binary");
         assertThat(out.resolve("stacks/demo-iam/.terraform.lock.hcl")).hasContent("# lock");
-        assertThat(out.resolve("stacks/old-iam")).as("the stack of a removed cluster").doesNotExist();
-        assertThat(entries(project)).as("one generation, the lock; no staging directory")
-                .hasSize(4).contains("terraform.tfvars", "out", ".out.lock")
+        assertThat(out.resolve("stacks/old-iam"))
+                .as("the stack of a removed cluster")
+                .doesNotExist();
+        assertThat(entries(project))
+                .as("one generation, the lock; no staging directory")
+                .hasSize(4)
+                .contains("terraform.tfvars", "out", ".out.lock")
                 .anyMatch(name -> name.startsWith(".out.gen-"));
-        assertThat(out.toFile().getCanonicalFile().getParentFile()).as("generations at the link's depth")
+        assertThat(out.toFile().getCanonicalFile().getParentFile())
+                .as("generations at the link's depth")
                 .isEqualTo(project.toFile().getCanonicalFile());
-        assertThat(out.resolve("stacks/demo-iam/cdk.tf.json")).content().contains("\"path\": \"../../../terraform.demo-iam.tfstate\"");
+        assertThat(out.resolve("stacks/demo-iam/cdk.tf.json"))
+                .content()
+                .contains("\"path\": \"../../../terraform.demo-iam.tfstate\"");
     }
 
     @Test
     void underTheCdktfCliRemovedStacksStayAsEmptyDirectoriesForTheCliToRemove() throws IOException {
         Files.writeString(project.resolve("terraform.tfvars"), TestConfigs.tfvars(TestConfigs.V0));
-        Files.writeString(Files.createDirectories(project.resolve("out/stacks/old-iam/.terraform")).resolve("x"), "x");
+        Files.writeString(
+                Files.createDirectories(project.resolve("out/stacks/old-iam/.terraform"))
+                        .resolve("x"),
+                "x");
 
-        assertThat(run(Map.of("KARPENTER_OUTDIR", "out", RunSettings.CDKTF_CLI_MARKER, "true"))).as(err.toString()).isZero();
+        assertThat(run(Map.of("KARPENTER_OUTDIR", "out", RunSettings.CDKTF_CLI_MARKER, "true")))
+                .as(err.toString())
+                .isZero();
 
         assertThat(project.resolve("out/stacks/old-iam")).isEmptyDirectory();
     }
@@ -116,8 +134,13 @@ class MainTest {
             err.reset();
             int status = run(bad.getKey());
             assertThat(status).as(bad.getKey().toString()).isEqualTo(Main.EXIT_BAD_INPUT);
-            assertThat(err.toString().lines()).as(bad.getKey().toString()).singleElement().asString()
-                    .startsWith("error: ").contains(bad.getValue()).hasSizeLessThanOrEqualTo(Main.MAX_ERROR_LINE)
+            assertThat(err.toString().lines())
+                    .as(bad.getKey().toString())
+                    .singleElement()
+                    .asString()
+                    .startsWith("error: ")
+                    .contains(bad.getValue())
+                    .hasSizeLessThanOrEqualTo(Main.MAX_ERROR_LINE)
                     .doesNotContain("Exception", "java.", "dev.platform", "\tat ");
         }
         assertThat(entries(project)).containsExactlyInAnyOrder("terraform.tfvars", "a-file", "src");
@@ -127,8 +150,12 @@ class MainTest {
     void longMessagesAreShortenedToOneLine() {
         Main.report(new PrintStream(err), "first\nsecond " + "x".repeat(1000));
 
-        assertThat(err.toString().lines()).singleElement().asString()
-                .startsWith("error: first second x").hasSize(Main.MAX_ERROR_LINE).endsWith("…");
+        assertThat(err.toString().lines())
+                .singleElement()
+                .asString()
+                .startsWith("error: first second x")
+                .hasSize(Main.MAX_ERROR_LINE)
+                .endsWith("…");
     }
 
     private int run(Map<String, String> env) {

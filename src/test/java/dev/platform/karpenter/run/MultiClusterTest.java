@@ -31,15 +31,26 @@ class MultiClusterTest {
     @BeforeAll
     static void synthesizeTwoClusters() throws IOException {
         Path clusters = Files.createDirectories(project.resolve("clusters"));
-        Files.writeString(clusters.resolve("staging.tfvars"),
-                TestConfigs.tfvarsFor("staging", "us-west-2", TestConfigs.V0));
-        Files.writeString(clusters.resolve("production.tfvars"),
+        Files.writeString(
+                clusters.resolve("staging.tfvars"), TestConfigs.tfvarsFor("staging", "us-west-2", TestConfigs.V0));
+        Files.writeString(
+                clusters.resolve("production.tfvars"),
                 TestConfigs.tfvarsFor("production", "us-west-2", TestConfigs.V1));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-        int status = Main.run(project, Map.of("KARPENTER_TFVARS", "clusters", "KARPENTER_OUTDIR", "cdktf.out",
-                "KARPENTER_STATE_BUCKET", "tf-state", "PATH", System.getenv("PATH")),
-                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+        int status = Main.run(
+                project,
+                Map.of(
+                        "KARPENTER_TFVARS",
+                        "clusters",
+                        "KARPENTER_OUTDIR",
+                        "cdktf.out",
+                        "KARPENTER_STATE_BUCKET",
+                        "tf-state",
+                        "PATH",
+                        System.getenv("PATH")),
+                new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err));
 
         assertThat(status).as(err.toString()).isZero();
         manifest = JSON.readTree(project.resolve("cdktf.out/manifest.json").toFile());
@@ -50,17 +61,30 @@ class MultiClusterTest {
         List<String> names = new ArrayList<>();
         manifest.path("stacks").fieldNames().forEachRemaining(names::add);
 
-        assertThat(names).containsExactlyInAnyOrder(
-                "staging-iam", "staging-interruption", "staging-karpenter", "staging-nodepools",
-                "production-iam", "production-interruption", "production-karpenter", "production-nodepools");
+        assertThat(names)
+                .containsExactlyInAnyOrder(
+                        "staging-iam",
+                        "staging-interruption",
+                        "staging-karpenter",
+                        "staging-nodepools",
+                        "production-iam",
+                        "production-interruption",
+                        "production-karpenter",
+                        "production-nodepools");
     }
 
     @Test
     void everyStackHasItsOwnStateKey() throws IOException {
         Set<String> keys = new HashSet<>();
         for (JsonNode stack : manifest.path("stacks")) {
-            JsonNode json = JSON.readTree(project.resolve("cdktf.out").resolve(stack.path("synthesizedStackPath").asText()).toFile());
-            keys.add(json.path("terraform").path("backend").path("s3").path("key").asText());
+            JsonNode json = JSON.readTree(project.resolve("cdktf.out")
+                    .resolve(stack.path("synthesizedStackPath").asText())
+                    .toFile());
+            keys.add(json.path("terraform")
+                    .path("backend")
+                    .path("s3")
+                    .path("key")
+                    .asText());
         }
         assertThat(keys).hasSize(8).allMatch(k -> k.startsWith("karpenter/") && k.endsWith(".tfstate"));
     }
@@ -70,8 +94,10 @@ class MultiClusterTest {
         for (String cluster : List.of("staging", "production")) {
             assertThat(dependencies(cluster + "-iam")).isEmpty();
             assertThat(dependencies(cluster + "-interruption")).isEmpty();
-            assertThat(dependencies(cluster + "-karpenter")).containsExactlyInAnyOrder(cluster + "-iam", cluster + "-interruption");
-            assertThat(dependencies(cluster + "-nodepools")).contains(cluster + "-karpenter")
+            assertThat(dependencies(cluster + "-karpenter"))
+                    .containsExactlyInAnyOrder(cluster + "-iam", cluster + "-interruption");
+            assertThat(dependencies(cluster + "-nodepools"))
+                    .contains(cluster + "-karpenter")
                     .allMatch(d -> d.startsWith(cluster + "-"));
         }
     }

@@ -65,8 +65,11 @@ class OutputDirectoryUnderKillsIT {
 
         assertThat(synth(first, "2").waitFor()).isZero();
         assertThat(state()).isEqualTo("a");
-        assertThat(entries()).as("leftovers of the killed runs are gone")
-                .noneMatch(name -> name.contains(".staging-")).filteredOn(name -> name.contains(".gen-")).hasSize(1);
+        assertThat(entries())
+                .as("leftovers of the killed runs are gone")
+                .noneMatch(name -> name.contains(".staging-"))
+                .filteredOn(name -> name.contains(".gen-"))
+                .hasSize(1);
     }
 
     @Test
@@ -77,26 +80,40 @@ class OutputDirectoryUnderKillsIT {
         assertThat(one.waitFor()).isZero();
         assertThat(two.waitFor()).isZero();
         assertThat(state()).isIn("a", "b");
-        assertThat(entries()).noneMatch(name -> name.contains(".staging-")).filteredOn(name -> name.contains(".gen-"))
+        assertThat(entries())
+                .noneMatch(name -> name.contains(".staging-"))
+                .filteredOn(name -> name.contains(".gen-"))
                 .hasSize(1);
     }
 
     private Path clusters(String name, String... clusterNames) throws IOException {
         Path dir = Files.createDirectories(project.resolve(name));
         for (String cluster : clusterNames) {
-            Files.writeString(dir.resolve(cluster + ".tfvars"), TestConfigs.tfvarsFor(cluster, "us-west-2", TestConfigs.V1));
+            Files.writeString(
+                    dir.resolve(cluster + ".tfvars"), TestConfigs.tfvarsFor(cluster, "us-west-2", TestConfigs.V1));
         }
         return dir;
     }
 
     private Process synth(Path tfvars, String processes) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                System.getProperty("java.class.path"), Main.class.getName())
-                .directory(project.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        ProcessBuilder builder = new ProcessBuilder(
+                        ProcessHandle.current().info().command().orElse("java"),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Main.class.getName())
+                .directory(project.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.INHERIT);
-        builder.environment().putAll(Map.of("KARPENTER_TFVARS", tfvars.toString(), "KARPENTER_OUTDIR", "out",
-                Synthesis.PROCESSES_VARIABLE, processes,
-                "JSII_RUNTIME", Path.of("bin/jsii-kernel").toAbsolutePath().toString()));
+        builder.environment()
+                .putAll(Map.of(
+                        "KARPENTER_TFVARS",
+                        tfvars.toString(),
+                        "KARPENTER_OUTDIR",
+                        "out",
+                        Synthesis.PROCESSES_VARIABLE,
+                        processes,
+                        "JSII_RUNTIME",
+                        Path.of("bin/jsii-kernel").toAbsolutePath().toString()));
         return builder.start();
     }
 
@@ -107,7 +124,8 @@ class OutputDirectoryUnderKillsIT {
         List<String> names = new ArrayList<>();
         stacks.fieldNames().forEachRemaining(names::add);
         for (String name : names) {
-            if (!Files.isRegularFile(out.resolve(stacks.path(name).path("synthesizedStackPath").asText()))) {
+            if (!Files.isRegularFile(
+                    out.resolve(stacks.path(name).path("synthesizedStackPath").asText()))) {
                 return "missing " + name;
             }
         }
@@ -118,7 +136,8 @@ class OutputDirectoryUnderKillsIT {
         if (!dirs.equals(names.stream().sorted().toList())) {
             return "stack directories " + dirs + " for " + names;
         }
-        List<String> owners = names.stream().map(name -> name.substring(0, 1)).distinct().toList();
+        List<String> owners =
+                names.stream().map(name -> name.substring(0, 1)).distinct().toList();
         return owners.size() == 1 ? owners.get(0) : "mixed " + names;
     }
 

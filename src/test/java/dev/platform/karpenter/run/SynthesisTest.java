@@ -33,8 +33,12 @@ class SynthesisTest {
     static void writeClusters() throws IOException {
         Path dir = Files.createDirectories(project.resolve("clusters"));
         for (int i = 0; i < CLUSTERS.size(); i++) {
-            Files.writeString(dir.resolve(CLUSTERS.get(i) + ".tfvars"), TestConfigs.tfvarsFor(CLUSTERS.get(i),
-                    i % 2 == 0 ? "us-west-2" : "eu-west-1", i % 2 == 0 ? TestConfigs.V0 : TestConfigs.V1));
+            Files.writeString(
+                    dir.resolve(CLUSTERS.get(i) + ".tfvars"),
+                    TestConfigs.tfvarsFor(
+                            CLUSTERS.get(i),
+                            i % 2 == 0 ? "us-west-2" : "eu-west-1",
+                            i % 2 == 0 ? TestConfigs.V0 : TestConfigs.V1));
         }
     }
 
@@ -46,34 +50,49 @@ class SynthesisTest {
         Map<String, byte[]> singleFiles = files(single);
         Map<String, byte[]> parallelFiles = files(parallel);
         assertThat(parallelFiles.keySet()).containsExactlyElementsOf(singleFiles.keySet());
-        assertThat(singleFiles.keySet()).filteredOn(path -> path.endsWith("cdk.tf.json")).hasSize(4 * CLUSTERS.size());
+        assertThat(singleFiles.keySet())
+                .filteredOn(path -> path.endsWith("cdk.tf.json"))
+                .hasSize(4 * CLUSTERS.size());
         singleFiles.forEach((path, content) ->
                 assertThat(new String(parallelFiles.get(path))).as(path).isEqualTo(new String(content)));
         JsonNode manifest = JSON.readTree(parallel.resolve("manifest.json").toFile());
-        assertThat(stackNames(manifest)).as("cluster order").startsWith("alpha-iam").endsWith("echo-nodepools");
+        assertThat(stackNames(manifest))
+                .as("cluster order")
+                .startsWith("alpha-iam")
+                .endsWith("echo-nodepools");
     }
 
     @Test
     void workersBuildTheConfigurationsTheParentSendsWithoutReadingAnyFile() throws IOException {
         Path out = Files.createDirectories(project.resolve("sent"));
-        List<ClusterConfig> configs = List.of(TestConfigs.configFor("here", "us-west-2", TestConfigs.V0),
+        List<ClusterConfig> configs = List.of(
+                TestConfigs.configFor("here", "us-west-2", TestConfigs.V0),
                 TestConfigs.configFor("nowhere", "eu-west-1", TestConfigs.V1));
 
         try (Synthesis synthesis = Synthesis.start(configs.size(), out, "../../..", 2)) {
             synthesis.complete(configs);
         }
 
-        assertThat(stackNames(JSON.readTree(out.resolve("manifest.json").toFile()))).containsExactly(
-                "here-iam", "here-interruption", "here-karpenter", "here-nodepools",
-                "nowhere-iam", "nowhere-interruption", "nowhere-karpenter", "nowhere-nodepools");
-        assertThat(out.resolve("stacks/nowhere-nodepools/manifests/nodepool.yaml")).isRegularFile();
+        assertThat(stackNames(JSON.readTree(out.resolve("manifest.json").toFile())))
+                .containsExactly(
+                        "here-iam",
+                        "here-interruption",
+                        "here-karpenter",
+                        "here-nodepools",
+                        "nowhere-iam",
+                        "nowhere-interruption",
+                        "nowhere-karpenter",
+                        "nowhere-nodepools");
+        assertThat(out.resolve("stacks/nowhere-nodepools/manifests/nodepool.yaml"))
+                .isRegularFile();
         assertThat(entries(out)).as("no worker directory left").containsExactlyInAnyOrder("manifest.json", "stacks");
     }
 
     @Test
     void aFailingWorkerFailsTheSynthesisWithItsLastLineAndLeavesNoWorkerDirectory() throws IOException {
         Path out = Files.createDirectories(project.resolve("failing"));
-        List<ClusterConfig> configs = List.of(TestConfigs.configFor("one", "us-west-2", TestConfigs.V1),
+        List<ClusterConfig> configs = List.of(
+                TestConfigs.configFor("one", "us-west-2", TestConfigs.V1),
                 TestConfigs.configFor("two", "us-west-2", TestConfigs.V1));
 
         try (Synthesis synthesis = Synthesis.start(configs.size(), out, "../../..", 2)) {
@@ -98,25 +117,44 @@ class SynthesisTest {
         Files.writeString(dir.resolve("a4.tfvars"), TestConfigs.tfvars(TestConfigs.V1, "regoin = \"us-west-2\""));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-        int status = Main.run(dir, Map.of("KARPENTER_TFVARS", ".", "KARPENTER_OUTDIR", "out",
-                Synthesis.PROCESSES_VARIABLE, "2", "PATH", System.getenv("PATH")), new PrintStream(new ByteArrayOutputStream()),
+        int status = Main.run(
+                dir,
+                Map.of(
+                        "KARPENTER_TFVARS",
+                        ".",
+                        "KARPENTER_OUTDIR",
+                        "out",
+                        Synthesis.PROCESSES_VARIABLE,
+                        "2",
+                        "PATH",
+                        System.getenv("PATH")),
+                new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(err));
 
         assertThat(status).isEqualTo(Main.EXIT_BAD_INPUT);
         assertThat(err.toString()).contains("a4.tfvars: unknown setting regoin");
         assertThat(entries(dir)).containsExactlyInAnyOrder("a1.tfvars", "a2.tfvars", "a3.tfvars", "a4.tfvars");
-        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive)
-                .filter(child -> child.info().commandLine().orElse("").contains(SynthesisWorker.ARGUMENT)))
-                .as("no worker left running").isEmpty();
+        assertThat(ProcessHandle.current()
+                        .children()
+                        .filter(ProcessHandle::isAlive)
+                        .filter(child -> child.info().commandLine().orElse("").contains(SynthesisWorker.ARGUMENT)))
+                .as("no worker left running")
+                .isEmpty();
     }
 
     @Test
     void aWorkerWhoseParentIsGoneStopsAtOnce() throws IOException {
-        ProcessBuilder worker = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                System.getProperty("java.class.path"), Main.class.getName(), SynthesisWorker.ARGUMENT,
-                project.resolve("orphan").toString(), "../../..");
+        ProcessBuilder worker = new ProcessBuilder(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                SynthesisWorker.ARGUMENT,
+                project.resolve("orphan").toString(),
+                "../../..");
         Process process = worker.redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        SynthesisWorker.send(List.of(TestConfigs.configFor("orphan", "us-west-2", TestConfigs.V1)), process.getOutputStream());
+        SynthesisWorker.send(
+                List.of(TestConfigs.configFor("orphan", "us-west-2", TestConfigs.V1)), process.getOutputStream());
 
         process.getOutputStream().close();
 
@@ -125,15 +163,19 @@ class SynthesisTest {
 
     @Test
     void configurationsTravelToWorkersUnchanged() throws IOException {
-        List<ClusterConfig> configs = List.of(TestConfigs.configFor("alpha", "us-west-2", TestConfigs.V0),
-                TestConfigs.config(TestConfigs.V1, "tags = { Team = \"platform\" }",
+        List<ClusterConfig> configs = List.of(
+                TestConfigs.configFor("alpha", "us-west-2", TestConfigs.V0),
+                TestConfigs.config(
+                        TestConfigs.V1,
+                        "tags = { Team = \"platform\" }",
                         "controller_tolerations = [{ key = \"dedicated\", operator = \"Equal\", value = \"karpenter\", effect = \"NoSchedule\" }]",
                         "controller_affinity = { nodeAffinity = { requiredDuringSchedulingIgnoredDuringExecution = { nodeSelectorTerms = [{ matchExpressions = [{ key = \"a\", operator = \"In\", values = [\"b\"] }] }] } } }"));
         java.io.ByteArrayOutputStream json = new java.io.ByteArrayOutputStream();
 
         SynthesisWorker.send(configs, json);
 
-        assertThat(SynthesisWorker.read(new java.io.ByteArrayInputStream(json.toByteArray()))).isEqualTo(configs);
+        assertThat(SynthesisWorker.read(new java.io.ByteArrayInputStream(json.toByteArray())))
+                .isEqualTo(configs);
     }
 
     @Test
@@ -144,16 +186,25 @@ class SynthesisTest {
         assertThat(two).extracting(List::size).containsExactly(27, 23);
         assertThat(two.stream().flatMap(List::stream).toList()).containsExactlyElementsOf(fifty);
         assertThat(Synthesis.shards(fifty, 4)).extracting(List::size).containsExactly(16, 11, 11, 12);
-        assertThat(Synthesis.shards(List.of(1, 2, 3, 4, 5), 3)).extracting(List::size).containsExactly(3, 1, 1);
-        assertThat(Synthesis.shards(List.of(1, 2, 3), 9)).extracting(List::size).as("one item each at most").containsExactly(1, 1, 1);
+        assertThat(Synthesis.shards(List.of(1, 2, 3, 4, 5), 3))
+                .extracting(List::size)
+                .containsExactly(3, 1, 1);
+        assertThat(Synthesis.shards(List.of(1, 2, 3), 9))
+                .extracting(List::size)
+                .as("one item each at most")
+                .containsExactly(1, 1, 1);
         assertThat(Synthesis.shards(fifty, 1)).containsExactly(fifty);
     }
 
     @Test
     void processCountComesFromTheVariableOrFromClustersAndProcessors() {
-        assertThat(Synthesis.processes(50, Map.of(Synthesis.PROCESSES_VARIABLE, "3"))).isEqualTo(3);
-        assertThat(Synthesis.processes(2, Map.of(Synthesis.PROCESSES_VARIABLE, "8"))).as("one per cluster at most").isEqualTo(2);
-        assertThat(Synthesis.processes(Synthesis.CLUSTERS_PER_PROCESS - 1, Map.of())).isEqualTo(1);
+        assertThat(Synthesis.processes(50, Map.of(Synthesis.PROCESSES_VARIABLE, "3")))
+                .isEqualTo(3);
+        assertThat(Synthesis.processes(2, Map.of(Synthesis.PROCESSES_VARIABLE, "8")))
+                .as("one per cluster at most")
+                .isEqualTo(2);
+        assertThat(Synthesis.processes(Synthesis.CLUSTERS_PER_PROCESS - 1, Map.of()))
+                .isEqualTo(1);
         assertThat(Synthesis.processes(100 * Synthesis.CLUSTERS_PER_PROCESS, Map.of()))
                 .isEqualTo(Math.min(100, Runtime.getRuntime().availableProcessors()));
         for (String bad : List.of("0", "-1", "two", "1.5")) {
@@ -163,14 +214,25 @@ class SynthesisTest {
                             + " must be a whole number of processes, 1 or more, got \"" + bad + "\"");
         }
         assertThatThrownBy(() -> Synthesis.processes(50, Map.of(Synthesis.RENAMED_PROCESSES_VARIABLE, "2")))
-                .isInstanceOf(BadEnvironment.class).hasMessageContaining("was renamed " + Synthesis.PROCESSES_VARIABLE);
+                .isInstanceOf(BadEnvironment.class)
+                .hasMessageContaining("was renamed " + Synthesis.PROCESSES_VARIABLE);
     }
 
     private static Path synthesize(String processes, String outdir) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Main.run(project, Map.of("KARPENTER_TFVARS", "clusters", "KARPENTER_OUTDIR", outdir,
-                Synthesis.PROCESSES_VARIABLE, processes, "PATH", System.getenv("PATH")),
-                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+        int status = Main.run(
+                project,
+                Map.of(
+                        "KARPENTER_TFVARS",
+                        "clusters",
+                        "KARPENTER_OUTDIR",
+                        outdir,
+                        Synthesis.PROCESSES_VARIABLE,
+                        processes,
+                        "PATH",
+                        System.getenv("PATH")),
+                new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err));
         assertThat(status).as(err.toString()).isZero();
         return project.resolve(outdir);
     }

@@ -15,8 +15,7 @@ public final class Json {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final YAMLMapper YAML = new YAMLMapper();
 
-    private Json() {
-    }
+    private Json() {}
 
     public static JsonNode parse(String json) {
         return readTree(JSON, json);

@@ -47,7 +47,8 @@ public final class MotoServer implements AutoCloseable {
     private final int port;
     private final Process process;
     private final Path log;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     private MotoServer(int port, Process process, Path log) {
         this.port = port;
@@ -129,8 +130,9 @@ public final class MotoServer implements AutoCloseable {
             try {
                 List<String> command = new ArrayList<>(List.of("python3", "-c", PRELUDE + pythonSnippet));
                 command.addAll(List.of(args));
-                ProcessBuilder builder =
-                        new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
+                ProcessBuilder builder = new ProcessBuilder(command)
+                        .redirectOutput(stdout.toFile())
+                        .redirectError(stderr.toFile());
                 builder.environment().putAll(awsEnvironment());
                 if (Processes.run(builder, BOTO3_TIMEOUT, stderr) != 0) {
                     throw new IllegalStateException(
@@ -170,7 +172,9 @@ public final class MotoServer implements AutoCloseable {
                 emit(sqs.get_queue_attributes(QueueUrl=args[0], AttributeNames=["All"])["Attributes"])
                 """, queueUrl);
         Map<String, String> result = new LinkedHashMap<>();
-        attributes.fields().forEachRemaining(e -> result.put(e.getKey(), e.getValue().asText()));
+        attributes
+                .fields()
+                .forEachRemaining(e -> result.put(e.getKey(), e.getValue().asText()));
         return result;
     }
 
@@ -184,7 +188,8 @@ public final class MotoServer implements AutoCloseable {
      * null for lists of plain strings.
      */
     private List<String> listAll(String client, String operation, String arguments, String listKey, String field) {
-        return Json.texts(boto3("""
+        return Json.texts(boto3(
+                """
                 pages = boto3.client("%s").get_paginator("%s").paginate(%s)
                 emit([item%s for page in pages for item in page.get("%s", [])])
                 """.formatted(client, operation, arguments, field == null ? "" : "[\"" + field + "\"]", listKey)));
@@ -254,7 +259,9 @@ public final class MotoServer implements AutoCloseable {
                 throw new IllegalStateException("moto exited with " + process.exitValue() + "\n" + Processes.tail(log));
             }
             try {
-                send(HttpRequest.newBuilder(uri("/moto-api/")).timeout(Duration.ofSeconds(2)).build());
+                send(HttpRequest.newBuilder(uri("/moto-api/"))
+                        .timeout(Duration.ofSeconds(2))
+                        .build());
                 return;
             } catch (UncheckedIOException notYetListening) {
                 sleep(Duration.ofMillis(200));

@@ -42,7 +42,9 @@ final class Processes {
     static String tail(Path file) {
         try {
             // Lenient decoding: a stray byte in tool output must not hide the failure being reported.
-            List<String> lines = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).lines().toList();
+            List<String> lines = new String(Files.readAllBytes(file), StandardCharsets.UTF_8)
+                    .lines()
+                    .toList();
             List<String> last = lines.subList(Math.max(0, lines.size() - 60), lines.size());
             return "--- last " + last.size() + " lines of " + file + " ---\n" + String.join("\n", last);
         } catch (IOException e) {

@@ -63,8 +63,7 @@ public final class Synthesized implements AfterAllCallback {
     public static final class Builder {
         private final List<ClusterConfig> clusters = new ArrayList<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Cluster {@code name} in us-west-2 at {@code chartVersion}, plus {@code extraLines} of tfvars. */
         public Builder cluster(String name, String chartVersion, String... extraLines) {
@@ -117,9 +116,13 @@ public final class Synthesized implements AfterAllCallback {
         if (!m.matches()) {
             throw new AssertionError("not a cross-stack reference: " + consumerExpression);
         }
-        String statePath = consumer.at("/data/terraform_remote_state/" + m.group(1) + "/config/path").asText();
-        String producer = Path.of(statePath).getFileName().toString()
-                .replaceFirst("^terraform\\.", "").replaceFirst("\\.tfstate$", "");
+        String statePath = consumer.at("/data/terraform_remote_state/" + m.group(1) + "/config/path")
+                .asText();
+        String producer = Path.of(statePath)
+                .getFileName()
+                .toString()
+                .replaceFirst("^terraform\\.", "")
+                .replaceFirst("\\.tfstate$", "");
         return output(stack(producer), m.group(2));
     }
 
@@ -158,7 +161,8 @@ public final class Synthesized implements AfterAllCallback {
     /** The logical id of the block of a type that has {@code field = value}. */
     public static String idWhere(JsonNode stack, String type, String field, String value) {
         List<String> ids = Json.fieldNames(resources(stack, type)).stream()
-                .filter(id -> resources(stack, type).path(id).path(field).asText().equals(value))
+                .filter(id ->
+                        resources(stack, type).path(id).path(field).asText().equals(value))
                 .toList();
         if (ids.size() != 1) {
             throw new AssertionError("expected one " + type + " with " + field + " = " + value + ", found " + ids);

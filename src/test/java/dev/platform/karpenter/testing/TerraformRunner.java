@@ -40,7 +40,8 @@ public final class TerraformRunner {
         this.stackDir = stackDir.toAbsolutePath();
         this.moto = moto;
         try {
-            this.logDir = Files.createDirectories(IntegrationEnvironment.buildDir().resolve("terraform-logs"));
+            this.logDir =
+                    Files.createDirectories(IntegrationEnvironment.buildDir().resolve("terraform-logs"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -79,7 +80,8 @@ public final class TerraformRunner {
         Path log = nextLog("plan");
         int exit = run(log, "plan", "-detailed-exitcode", "-input=false", "-no-color");
         if (exit == 0 || exit == 2) {
-            throw new AssertionError("terraform plan succeeded (exit " + exit + ") in " + stackDir + " but should fail");
+            throw new AssertionError(
+                    "terraform plan succeeded (exit " + exit + ") in " + stackDir + " but should fail");
         }
         try {
             return Files.readString(log);
@@ -167,7 +169,8 @@ public final class TerraformRunner {
         static {
             try {
                 FILE = writeCliConfig();
-                PLUGIN_CACHE = Files.createDirectories(IntegrationEnvironment.buildDir().resolve("terraform-plugin-cache"));
+                PLUGIN_CACHE = Files.createDirectories(
+                        IntegrationEnvironment.buildDir().resolve("terraform-plugin-cache"));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -180,7 +183,8 @@ public final class TerraformRunner {
         // No "direct" block: a provider missing from the mirror fails init at once instead of timing out against a
         // registry this machine cannot reach.
         String mirror = IntegrationEnvironment.pluginMirror().toAbsolutePath().toString();
-        Files.writeString(file, """
+        Files.writeString(
+                file, """
                 provider_installation {
                   filesystem_mirror {
                     path    = %s

@@ -13,8 +13,7 @@ public final class TestConfigs {
     public static final String V0 = "v0.30.0";
     public static final String V1 = "1.14.1";
 
-    private TestConfigs() {
-    }
+    private TestConfigs() {}
 
     /** The required settings for cluster "demo" in us-west-2 at {@code chartVersion}, plus {@code extraLines}. */
     public static String tfvars(String chartVersion, String... extraLines) {
@@ -24,9 +23,15 @@ public final class TestConfigs {
     /** The required settings for {@code clusterName} in {@code region} at {@code chartVersion}, plus {@code extraLines}. */
     public static String tfvarsFor(String clusterName, String region, String chartVersion, String... extraLines) {
         StringBuilder text = new StringBuilder()
-                .append("cluster_name = \"").append(clusterName).append("\"\n")
-                .append("region = \"").append(region).append("\"\n")
-                .append("karpenter_chart_version = \"").append(chartVersion).append("\"\n");
+                .append("cluster_name = \"")
+                .append(clusterName)
+                .append("\"\n")
+                .append("region = \"")
+                .append(region)
+                .append("\"\n")
+                .append("karpenter_chart_version = \"")
+                .append(chartVersion)
+                .append("\"\n");
         for (String line : extraLines) {
             text.append(line).append('\n');
         }
@@ -37,7 +42,8 @@ public final class TestConfigs {
         return parse(tfvars(chartVersion, extraLines));
     }
 
-    public static ClusterConfig configFor(String clusterName, String region, String chartVersion, String... extraLines) {
+    public static ClusterConfig configFor(
+            String clusterName, String region, String chartVersion, String... extraLines) {
         return parse(tfvarsFor(clusterName, region, chartVersion, extraLines));
     }
 

@@ -29,22 +29,29 @@ class StepGuardTest {
                     + "karpenter_upgrade_station.value, \"\") : \"\"";
             assertThat(guard.at("/precondition/condition").asText())
                     .isEqualTo("${lookup(local.karpenter_upgrade_refusals, " + station + ", \"\") == \"\"}");
-            assertThat(guard.at("/precondition/error_message").asText()).startsWith("Karpenter ${fileexists(")
-                    .contains(file + "karpenter_chart_version.value").contains("is deployed (read back from the state of demo-iam): ");
+            assertThat(guard.at("/precondition/error_message").asText())
+                    .startsWith("Karpenter ${fileexists(")
+                    .contains(file + "karpenter_chart_version.value")
+                    .contains("is deployed (read back from the state of demo-iam): ");
             JsonNode refusals = LOCAL.stack(stack).at("/locals/karpenter_upgrade_refusals");
-            assertThat(refusals.path("0.30/early/v1alpha5").asText()).isEqualTo("karpenter_chart_version 1.14.1 cannot follow it:"
-                    + " upstream allows no jump from v0.30.x to 1.14.x; the path passes v0.31.4+, v0.32.x, a latest 0.33-0.37"
-                    + " patch, then 1.0.x; the next allowed step is v0.31.5 (bin/upgrade-path prints the whole way)");
+            assertThat(refusals.path("0.30/early/v1alpha5").asText())
+                    .isEqualTo(
+                            "karpenter_chart_version 1.14.1 cannot follow it:"
+                                    + " upstream allows no jump from v0.30.x to 1.14.x; the path passes v0.31.4+, v0.32.x, a latest 0.33-0.37"
+                                    + " patch, then 1.0.x; the next allowed step is v0.31.5 (bin/upgrade-path prints the whole way)");
             assertThat(refusals.path("1.0/latest/v1beta1").asText())
                     .contains("the next allowed step is the deployed release again with retired_api = \"v1beta1\"");
-            assertThat(refusals.has("1.0/latest/v1")).as("1.0.6+ with v1 pools may go on").isFalse();
+            assertThat(refusals.has("1.0/latest/v1"))
+                    .as("1.0.6+ with v1 pools may go on")
+                    .isFalse();
             assertThat(refusals.has("1.5/latest/v1")).isFalse();
         }
     }
 
     @Test
     void withS3StateTheGuardFirstListsTheStateObjectInTheBucketsRegion() {
-        JsonNode stack = Synthesized.of(TestConfigs.config("1.14.1", "state_bucket = \"tf-state\"", "state_region = \"eu-west-1\""))
+        JsonNode stack = Synthesized.of(
+                        TestConfigs.config("1.14.1", "state_bucket = \"tf-state\"", "state_region = \"eu-west-1\""))
                 .stack("demo-karpenter");
 
         JsonNode objects = stack.at("/data/aws_s3_objects/karpenter_deployed_state_object");
@@ -55,21 +62,36 @@ class StepGuardTest {
         JsonNode state = stack.at("/data/terraform_remote_state/karpenter_deployed_release");
         assertThat(state.path("backend").asText()).isEqualTo("s3");
         assertThat(state.at("/config/key").asText()).isEqualTo("karpenter/demo-iam.tfstate");
-        assertThat(state.path("count").asText()).isEqualTo(
-                "${contains(data.aws_s3_objects.karpenter_deployed_state_object.keys, \"karpenter/demo-iam.tfstate\") ? 1 : 0}");
-        assertThat(stack.at("/output/karpenter_step_guard/precondition/condition").asText()).contains(
-                "try(data.terraform_remote_state.karpenter_deployed_release[0].outputs.karpenter_upgrade_station, \"\")");
+        assertThat(state.path("count").asText())
+                .isEqualTo(
+                        "${contains(data.aws_s3_objects.karpenter_deployed_state_object.keys, \"karpenter/demo-iam.tfstate\") ? 1 : 0}");
+        assertThat(stack.at("/output/karpenter_step_guard/precondition/condition")
+                        .asText())
+                .contains(
+                        "try(data.terraform_remote_state.karpenter_deployed_release[0].outputs.karpenter_upgrade_station, \"\")");
     }
 
     @Test
     void upgradeOverrideWaivesTheGuardAndTheKubernetesRangeCheckForItsVersionOnly() {
         Synthesized overridden = Synthesized.of(TestConfigs.config("1.14.1", "upgrade_override = \"1.14.1\""));
 
-        assertThat(overridden.stack("demo-iam").at("/output/karpenter_step_guard").isMissingNode()).isTrue();
-        assertThat(overridden.stack("demo-iam").at("/output/karpenter_chart_version/value").asText()).isEqualTo("1.14.1");
+        assertThat(overridden
+                        .stack("demo-iam")
+                        .at("/output/karpenter_step_guard")
+                        .isMissingNode())
+                .isTrue();
+        assertThat(overridden
+                        .stack("demo-iam")
+                        .at("/output/karpenter_chart_version/value")
+                        .asText())
+                .isEqualTo("1.14.1");
         for (String stack : new String[] {"demo-iam", "demo-karpenter"}) {
-            assertThat(overridden.stack(stack).at("/data/aws_eks_cluster").toString()).as(stack).doesNotContain("supports Kubernetes");
-            assertThat(LOCAL.stack(stack).at("/data/aws_eks_cluster").toString()).as(stack).contains("supports Kubernetes");
+            assertThat(overridden.stack(stack).at("/data/aws_eks_cluster").toString())
+                    .as(stack)
+                    .doesNotContain("supports Kubernetes");
+            assertThat(LOCAL.stack(stack).at("/data/aws_eks_cluster").toString())
+                    .as(stack)
+                    .contains("supports Kubernetes");
         }
     }
 }

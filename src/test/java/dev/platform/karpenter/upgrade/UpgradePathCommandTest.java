@@ -22,20 +22,28 @@ class UpgradePathCommandTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(String... args) {
-        return UpgradePathCommand.run(project, args, Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8),
+        return UpgradePathCommand.run(
+                project,
+                args,
+                Map.of(),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
     /** The one error line (stderr also says which tfvars file was read, as the app does). */
     private String errors() {
-        return err.toString(StandardCharsets.UTF_8).lines().filter(line -> !line.startsWith("karpenter-cdktf: reading"))
-                .reduce((a, b) -> a + "\n" + b).orElse("");
+        return err.toString(StandardCharsets.UTF_8)
+                .lines()
+                .filter(line -> !line.startsWith("karpenter-cdktf: reading"))
+                .reduce((a, b) -> a + "\n" + b)
+                .orElse("");
     }
 
     @Test
     void readsTheDeployedVersionFromTheIamStacksStateAndPrintsEveryStepTo114() throws IOException {
-        Files.writeString(project.resolve("terraform.tfvars"), TestConfigs.tfvars("v0.30.0", "ttl_seconds_after_empty = 30",
-                "consolidation = false"));
+        Files.writeString(
+                project.resolve("terraform.tfvars"),
+                TestConfigs.tfvars("v0.30.0", "ttl_seconds_after_empty = 30", "consolidation = false"));
         Files.writeString(project.resolve("terraform.demo-iam.tfstate"), """
                 {"version": 4, "outputs": {
                   "karpenter_chart_version": {"value": "v0.30.0", "type": "string"},
@@ -45,17 +53,20 @@ class UpgradePathCommandTest {
         assertThat(run("--kubernetes", "1.29")).isZero();
 
         String text = out.toString(StandardCharsets.UTF_8);
-        assertThat(text).startsWith("Karpenter v0.30.0 is deployed on cluster demo (pools declared as v1alpha5).\n"
-                + "7 steps to 1.14.1, each one change of the tfvars and one deploy");
-        assertThat(text.lines().filter(line -> line.matches("[0-9]+\\. .*"))).containsExactly(
-                "1. karpenter_chart_version = \"v0.31.5\"",
-                "2. karpenter_chart_version = \"v0.32.10\", keeping the v1alpha5 objects (retired_api not \"v1alpha5\")",
-                "3. karpenter_chart_version = \"v0.32.10\", retired_api = \"v1alpha5\"",
-                "4. karpenter_chart_version = \"0.37.8\"",
-                "5. karpenter_chart_version = \"1.0.14\", keeping the v1beta1 objects (retired_api not \"v1beta1\")",
-                "6. karpenter_chart_version = \"1.0.14\", retired_api = \"v1beta1\"",
-                "7. karpenter_chart_version = \"1.14.1\"");
-        assertThat(text).contains("   Kubernetes 1.23 to 1.28 (the cluster runs 1.29: OUTSIDE, see below)")
+        assertThat(text)
+                .startsWith("Karpenter v0.30.0 is deployed on cluster demo (pools declared as v1alpha5).\n"
+                        + "7 steps to 1.14.1, each one change of the tfvars and one deploy");
+        assertThat(text.lines().filter(line -> line.matches("[0-9]+\\. .*")))
+                .containsExactly(
+                        "1. karpenter_chart_version = \"v0.31.5\"",
+                        "2. karpenter_chart_version = \"v0.32.10\", keeping the v1alpha5 objects (retired_api not \"v1alpha5\")",
+                        "3. karpenter_chart_version = \"v0.32.10\", retired_api = \"v1alpha5\"",
+                        "4. karpenter_chart_version = \"0.37.8\"",
+                        "5. karpenter_chart_version = \"1.0.14\", keeping the v1beta1 objects (retired_api not \"v1beta1\")",
+                        "6. karpenter_chart_version = \"1.0.14\", retired_api = \"v1beta1\"",
+                        "7. karpenter_chart_version = \"1.14.1\"");
+        assertThat(text)
+                .contains("   Kubernetes 1.23 to 1.28 (the cluster runs 1.29: OUTSIDE, see below)")
                 .contains("   Pools: NodePool + EC2NodeClass (karpenter.sh/v1beta1) (was Provisioner + AWSNodeTemplate"
                         + " (karpenter.sh/v1alpha5) beside NodePool + EC2NodeClass (karpenter.sh/v1beta1))")
                 .contains("added NodeLifecycleV1alpha5")
@@ -78,7 +89,8 @@ class UpgradePathCommandTest {
         assertThat(run("--from", "v0.33.5", "--to", "1.0.14")).isZero();
 
         assertThat(out.toString(StandardCharsets.UTF_8).lines().filter(line -> line.matches("[0-9]+\\. .*")))
-                .containsExactly("1. karpenter_chart_version = \"v0.33.12\"",
+                .containsExactly(
+                        "1. karpenter_chart_version = \"v0.33.12\"",
                         "2. karpenter_chart_version = \"1.0.14\", keeping the v1beta1 objects (retired_api not \"v1beta1\")");
     }
 
@@ -90,8 +102,10 @@ class UpgradePathCommandTest {
         assertThat(errors()).startsWith("error: no state of demo-iam in ");
         err.reset();
         assertThat(run("--from", "1.14.1", "--to", "0.37.8")).isEqualTo(2);
-        assertThat(errors()).isEqualTo("error: no supported way from Karpenter 1.14.1 to"
-                + " 0.37.8: Karpenter 0.37.x cannot read what 1.14.x stores; upstream rolls back one stage only");
+        assertThat(errors())
+                .isEqualTo(
+                        "error: no supported way from Karpenter 1.14.1 to"
+                                + " 0.37.8: Karpenter 0.37.x cannot read what 1.14.x stores; upstream rolls back one stage only");
         err.reset();
         assertThat(run("--kubernetes", "129")).isEqualTo(2);
         assertThat(errors()).startsWith("error: --kubernetes");

@@ -50,8 +50,10 @@ class UpgradeWalkIT {
         assertThat(identities).hasSize(3);
 
         String refusedJump = refuse("1.14.1");
-        assertThat(refusedJump).contains("Karpenter v0.30.0 is deployed (read back from the state of walk-iam):"
-                + " karpenter_chart_version 1.14.1 cannot follow it: upstream allows no jump from v0.30.x to 1.14.x")
+        assertThat(refusedJump)
+                .contains(
+                        "Karpenter v0.30.0 is deployed (read back from the state of walk-iam):"
+                                + " karpenter_chart_version 1.14.1 cannot follow it: upstream allows no jump from v0.30.x to 1.14.x")
                 .contains("the next allowed step is v0.31.5");
 
         deploy("v0.31.5");
@@ -63,10 +65,12 @@ class UpgradeWalkIT {
         assertThat(MOTO.server().listInstanceProfileNames()).doesNotContain("KarpenterNodeInstanceProfile-walk");
         deploy("0.37.8", "retired_api = \"v1alpha5\"");
         deploy("1.0.14", "retired_api = \"v1alpha5\"");
-        assertThat(policyNames()).contains("KarpenterController-walk-NodeLifecycleV1beta1", "KarpenterController-walk-ZonalShift");
+        assertThat(policyNames())
+                .contains("KarpenterController-walk-NodeLifecycleV1beta1", "KarpenterController-walk-ZonalShift");
 
         String refusedV1beta1 = refuse("1.14.1", "retired_api = \"v1alpha5\"");
-        assertThat(refusedV1beta1).contains("Karpenter 1.0.14 is deployed")
+        assertThat(refusedV1beta1)
+                .contains("Karpenter 1.0.14 is deployed")
                 .contains("1.1 and later no longer serve v1beta1")
                 .contains("the next allowed step is the deployed release again with retired_api = \"v1beta1\"");
 
@@ -83,19 +87,27 @@ class UpgradeWalkIT {
     private void deploy(String version, String... extraLines) throws IOException {
         Path out = synthesize(version, extraLines);
         for (String stack : List.of(NAME + "-iam", NAME + "-interruption")) {
-            TerraformRunner terraform = new TerraformRunner(out.resolve("stacks").resolve(stack), MOTO.server());
+            TerraformRunner terraform =
+                    new TerraformRunner(out.resolve("stacks").resolve(stack), MOTO.server());
             terraform.init();
             JsonNode plan = terraform.planJson();
             for (JsonNode change : plan.path("resource_changes")) {
                 if (KEPT.contains(change.path("type").asText())) {
-                    assertThat(texts(change.at("/change/actions"))).as(version + ": " + change.path("address").asText())
+                    assertThat(texts(change.at("/change/actions")))
+                            .as(version + ": " + change.path("address").asText())
                             .doesNotContain("delete");
                 }
             }
             terraform.apply();
-            assertThat(terraform.plan()).as(version + ": " + stack + " plans empty after its apply").isZero();
+            assertThat(terraform.plan())
+                    .as(version + ": " + stack + " plans empty after its apply")
+                    .isZero();
             if (stack.endsWith("-iam")) {
-                assertThat(terraform.output().at("/karpenter_chart_version/value").asText()).isEqualTo(version);
+                assertThat(terraform
+                                .output()
+                                .at("/karpenter_chart_version/value")
+                                .asText())
+                        .isEqualTo(version);
             }
         }
     }
@@ -105,12 +117,15 @@ class UpgradeWalkIT {
         Path out = synthesize(version, extraLines);
         String iamOutput = null;
         for (String stack : List.of(NAME + "-iam", NAME + "-interruption")) {
-            TerraformRunner terraform = new TerraformRunner(out.resolve("stacks").resolve(stack), MOTO.server());
+            TerraformRunner terraform =
+                    new TerraformRunner(out.resolve("stacks").resolve(stack), MOTO.server());
             terraform.init();
             String output = terraform.failingPlan();
             assertThat(output).as(stack).contains("Error: Module output value precondition failed");
             // Terraform wraps the message at 80 columns.
-            String message = output.substring(output.indexOf("Karpenter ")).replaceAll("\\s+", " ").trim();
+            String message = output.substring(output.indexOf("Karpenter "))
+                    .replaceAll("\\s+", " ")
+                    .trim();
             iamOutput = iamOutput == null ? message : iamOutput;
         }
         return iamOutput;
@@ -134,7 +149,9 @@ class UpgradeWalkIT {
                       "queue": sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn", "CreatedTimestamp"])["Attributes"]})
                 """, NAME, nodeRole);
         Map<String, String> identities = new LinkedHashMap<>();
-        ids.fields().forEachRemaining(field -> identities.put(field.getKey(), field.getValue().toString()));
+        ids.fields()
+                .forEachRemaining(
+                        field -> identities.put(field.getKey(), field.getValue().toString()));
         return identities;
     }
 

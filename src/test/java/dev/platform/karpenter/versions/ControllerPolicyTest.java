@@ -17,23 +17,38 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ControllerPolicyTest {
     /** IAM's limit on a managed policy document, white space not counted. */
     private static final int MANAGED_POLICY_MAX = 6_144;
-    private static final ControllerPolicy.Scope DEMO = new ControllerPolicy.Scope("aws", "us-west-2", "123456789012",
-            "demo", "arn:aws:eks:us-west-2:123456789012:cluster/demo", "arn:aws:sqs:us-west-2:123456789012:demo",
+
+    private static final ControllerPolicy.Scope DEMO = new ControllerPolicy.Scope(
+            "aws",
+            "us-west-2",
+            "123456789012",
+            "demo",
+            "arn:aws:eks:us-west-2:123456789012:cluster/demo",
+            "arn:aws:sqs:us-west-2:123456789012:demo",
             "arn:aws:iam::123456789012:role/eks-node-group-default");
 
     @ParameterizedTest(name = "{0} uses the statements of the {1} template")
-    @CsvSource({"v0.30.0, v0.30.0", "v0.31.1, v0.30.0", "v0.32.10, v0.32.10", "v0.33.12, 0.37.8", "0.37.8, 0.37.8",
-            "1.0.0, 1.14.1", "1.14.1, 1.14.1"})
+    @CsvSource({
+        "v0.30.0, v0.30.0",
+        "v0.31.1, v0.30.0",
+        "v0.32.10, v0.32.10",
+        "v0.33.12, 0.37.8",
+        "0.37.8, 0.37.8",
+        "1.0.0, 1.14.1",
+        "1.14.1, 1.14.1"
+    })
     void hasExactlyTheUpstreamStatementsOfItsGeneration(String chartVersion, String templateVersion) {
         Map<String, Set<PolicyStatements.Normalized>> expected = PolicyStatements.upstream(templateVersion, DEMO);
 
         Map<String, Set<PolicyStatements.Normalized>> actual = new LinkedHashMap<>();
         for (ControllerPolicy.Group group : ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO)) {
-            actual.put(group.name(), PolicyStatements.fromDocument(group.document().toJson()));
+            actual.put(
+                    group.name(), PolicyStatements.fromDocument(group.document().toJson()));
         }
 
         assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
-        expected.forEach((group, statements) -> assertThat(actual.get(group)).as(group).isEqualTo(statements));
+        expected.forEach(
+                (group, statements) -> assertThat(actual.get(group)).as(group).isEqualTo(statements));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -42,28 +57,35 @@ class ControllerPolicyTest {
         List<ControllerPolicy.Group> split = ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO);
 
         assertThat(split).hasSize(groups);
-        assertThat(split.stream().flatMap(g -> g.statements().stream()).map(IamPolicyDocument.Statement::sid).distinct())
+        assertThat(split.stream()
+                        .flatMap(g -> g.statements().stream())
+                        .map(IamPolicyDocument.Statement::sid)
+                        .distinct())
                 .hasSize(statements);
     }
 
     @ParameterizedTest(name = "{0}: policy \"{1}\" grants iam:PassRole on the node role only")
     @CsvSource({"v0.30.0, IAMIntegration", "0.37.8, IAMIntegration", "1.14.1, IAMIntegration"})
     void passesOnlyTheNodeRole(String chartVersion, String group) {
-        List<IamPolicyDocument.Statement> passRole = ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO).stream()
-                .flatMap(g -> g.statements().stream())
-                .filter(s -> s.actions().contains("iam:PassRole"))
-                .toList();
+        List<IamPolicyDocument.Statement> passRole =
+                ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO).stream()
+                        .flatMap(g -> g.statements().stream())
+                        .filter(s -> s.actions().contains("iam:PassRole"))
+                        .toList();
 
-        assertThat(passRole).singleElement().satisfies(s -> assertThat(s.resources()).containsExactly(DEMO.nodeRoleArn()));
+        assertThat(passRole)
+                .singleElement()
+                .satisfies(s -> assertThat(s.resources()).containsExactly(DEMO.nodeRoleArn()));
     }
 
     @ParameterizedTest(name = "{0} keeping {1}: both tag generations until retired")
     @CsvSource({"v0.32.10, v1alpha5, NodeLifecycleV1alpha5, v0.30.0", "1.0.14, v1beta1, NodeLifecycleV1beta1, 0.37.8"})
-    void whileThePreviousGenerationIsKeptItsNodePermissionsStayAsOneMorePolicy(String chartVersion, String kept,
-            String extraGroup, String previousTemplate) {
+    void whileThePreviousGenerationIsKeptItsNodePermissionsStayAsOneMorePolicy(
+            String chartVersion, String kept, String extraGroup, String previousTemplate) {
         KarpenterRelease release = KarpenterRelease.of(chartVersion);
         List<ControllerPolicy.Group> keeping = ControllerPolicy.groups(DeclaredApis.keeping(release), DEMO);
-        List<ControllerPolicy.Group> retired = ControllerPolicy.groups(DeclaredApis.from(release, java.util.Optional.of(kept)), DEMO);
+        List<ControllerPolicy.Group> retired =
+                ControllerPolicy.groups(DeclaredApis.from(release, java.util.Optional.of(kept)), DEMO);
 
         assertThat(retired).isEqualTo(ControllerPolicy.groups(release, DEMO));
         assertThat(keeping.subList(0, retired.size())).isEqualTo(retired);
@@ -87,9 +109,14 @@ class ControllerPolicyTest {
         String cluster = "c".repeat(100);
         String queue = "q".repeat(80);
         String nodeRoleArn = "arn:" + partition + ":iam::" + account + ":role/" + "p/".repeat(255) + "r".repeat(64);
-        ControllerPolicy.Scope longest = new ControllerPolicy.Scope(partition, region, account, cluster,
+        ControllerPolicy.Scope longest = new ControllerPolicy.Scope(
+                partition,
+                region,
+                account,
+                cluster,
                 "arn:" + partition + ":eks:" + region + ":" + account + ":cluster/" + cluster,
-                "arn:" + partition + ":sqs:" + region + ":" + account + ":" + queue, nodeRoleArn);
+                "arn:" + partition + ":sqs:" + region + ":" + account + ":" + queue,
+                nodeRoleArn);
 
         for (ControllerPolicy.Group group : ControllerPolicy.groups(KarpenterRelease.of(chartVersion), longest)) {
             assertThat(iamSize(group)).as(group.name()).isLessThanOrEqualTo(MANAGED_POLICY_MAX);

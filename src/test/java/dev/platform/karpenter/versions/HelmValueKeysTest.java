@@ -18,7 +18,8 @@ class HelmValueKeysTest {
 
     @Test
     void suggestsTheNewestMinorOfEachMajor() {
-        assertThat(KarpenterRelease.newestOfEachMajor()).extracting(KarpenterRelease::minorSeries)
+        assertThat(KarpenterRelease.newestOfEachMajor())
+                .extracting(KarpenterRelease::minorSeries)
                 .containsExactly("v0.31.x", "1.14.x");
     }
 }

@@ -40,8 +40,9 @@ class InterruptionEventsTest {
                 .toList();
 
         assertThat(suffixes).doesNotHaveDuplicates();
-        assertThat(suffixes).allSatisfy(suffix -> assertThat(suffix)
-                .matches("[A-Za-z0-9]+")
-                .hasSizeLessThanOrEqualTo(ResourceNames.EVENT_RULE_SUFFIX_MAX));
+        assertThat(suffixes)
+                .allSatisfy(suffix -> assertThat(suffix)
+                        .matches("[A-Za-z0-9]+")
+                        .hasSizeLessThanOrEqualTo(ResourceNames.EVENT_RULE_SUFFIX_MAX));
     }
 }

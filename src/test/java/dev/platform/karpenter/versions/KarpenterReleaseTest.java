@@ -12,10 +12,17 @@ class KarpenterReleaseTest {
     /** v0.x: the seed's alpha APIs and settings; 1.x: the v1 APIs, spelled without the leading v. */
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-            "v0.30.0, V1ALPHA5, 23, 27, AmazonEC2ContainerRegistryReadOnly, true, false, false",
-            "1.14.1, V1, 26, 36, AmazonEC2ContainerRegistryPullOnly, false, true, true"})
-    void eachGenerationHasItsApisPoliciesAndFeatures(String version, ApiGeneration apis, int minKubernetes,
-            int maxKubernetes, String ecrPolicy, boolean instanceProfile, boolean capacityReservations,
+        "v0.30.0, V1ALPHA5, 23, 27, AmazonEC2ContainerRegistryReadOnly, true, false, false",
+        "1.14.1, V1, 26, 36, AmazonEC2ContainerRegistryPullOnly, false, true, true"
+    })
+    void eachGenerationHasItsApisPoliciesAndFeatures(
+            String version,
+            ApiGeneration apis,
+            int minKubernetes,
+            int maxKubernetes,
+            String ecrPolicy,
+            boolean instanceProfile,
+            boolean capacityReservations,
             boolean podIdentity) {
         KarpenterRelease release = KarpenterRelease.of(version);
 
@@ -30,8 +37,10 @@ class KarpenterReleaseTest {
 
     @Test
     void capacityReservationHandlingStartsAt110() {
-        assertThat(KarpenterRelease.of("1.9.0").handlesCapacityReservationInterruptions()).isFalse();
-        assertThat(KarpenterRelease.of("1.10.0").handlesCapacityReservationInterruptions()).isTrue();
+        assertThat(KarpenterRelease.of("1.9.0").handlesCapacityReservationInterruptions())
+                .isFalse();
+        assertThat(KarpenterRelease.of("1.10.0").handlesCapacityReservationInterruptions())
+                .isTrue();
     }
 
     @Test

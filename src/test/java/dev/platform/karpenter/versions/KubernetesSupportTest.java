@@ -14,13 +14,11 @@ import org.junit.jupiter.api.Test;
 /** The matrix in the code is upstream's compatibility.yaml (a copy in test resources), row for row. */
 class KubernetesSupportTest {
 
-    record UpstreamRow(String appVersion, String min, String max) {
-    }
+    record UpstreamRow(String appVersion, String min, String max) {}
 
     /** The file's shape; versions read as strings, so 1.30 stays "1.30" (as a number it would be 1.3). */
     record UpstreamFile(String name, List<Entry> compatibility) {
-        record Entry(String appVersion, String minK8sVersion, String maxK8sVersion) {
-        }
+        record Entry(String appVersion, String minK8sVersion, String maxK8sVersion) {}
     }
 
     private static List<UpstreamRow> upstream() throws IOException {
@@ -28,7 +26,9 @@ class KubernetesSupportTest {
             UpstreamFile file = new YAMLMapper().readValue(in, UpstreamFile.class);
             // Upstream repeats some rows (1.12.x, 1.14.x) identically; a set of them is the matrix.
             Set<UpstreamRow> rows = new LinkedHashSet<>();
-            file.compatibility().forEach(row -> rows.add(new UpstreamRow(row.appVersion(), row.minK8sVersion(), row.maxK8sVersion())));
+            file.compatibility()
+                    .forEach(row ->
+                            rows.add(new UpstreamRow(row.appVersion(), row.minK8sVersion(), row.maxK8sVersion())));
             assertThat(rows).hasSizeGreaterThan(30);
             return new ArrayList<>(rows);
         }
@@ -37,7 +37,10 @@ class KubernetesSupportTest {
     @Test
     void everyUpstreamRowAndNothingElse() throws IOException {
         List<UpstreamRow> ours = KubernetesSupport.ROWS.stream()
-                .map(row -> new UpstreamRow(row.appVersion(), row.kubernetes().min(), row.kubernetes().max()))
+                .map(row -> new UpstreamRow(
+                        row.appVersion(),
+                        row.kubernetes().min(),
+                        row.kubernetes().max()))
                 .toList();
 
         assertThat(ours).containsExactlyElementsOf(upstream());
@@ -67,7 +70,8 @@ class KubernetesSupportTest {
     void advisesTheReleasesThatSupportEachKubernetesVersion() {
         var advice = KubernetesSupport.supportedReleasesByKubernetesVersion();
 
-        assertThat(advice).containsEntry("1.23", "v0.30.x to 0.37.x")
+        assertThat(advice)
+                .containsEntry("1.23", "v0.30.x to 0.37.x")
                 .containsEntry("1.24", "v0.30.x to 0.37.x")
                 .containsEntry("1.27", "v0.30.x to 1.14.x")
                 .containsEntry("1.28", "v0.31.x to 1.14.x")

@@ -23,16 +23,18 @@ import java.util.TreeSet;
  * Order never matters in IAM, so actions, resources and condition values are sets.
  */
 public final class PolicyStatements {
-    private static final Comparator<Normalized> BY_SID = Comparator.comparing(Normalized::sid)
-            .thenComparing(Normalized::toString);
+    private static final Comparator<Normalized> BY_SID =
+            Comparator.comparing(Normalized::sid).thenComparing(Normalized::toString);
 
-    private PolicyStatements() {
-    }
+    private PolicyStatements() {}
 
     /** One statement: Sid, effect, actions, resources and conditions (operator to key to values). */
-    public record Normalized(String sid, String effect, SortedSet<String> actions, SortedSet<String> resources,
-                             SortedMap<String, SortedMap<String, SortedSet<String>>> conditions) {
-    }
+    public record Normalized(
+            String sid,
+            String effect,
+            SortedSet<String> actions,
+            SortedSet<String> resources,
+            SortedMap<String, SortedMap<String, SortedSet<String>>> conditions) {}
 
     /**
      * The upstream statements of a template version, grouped by policy, with the template's parameters replaced by
@@ -44,7 +46,9 @@ public final class PolicyStatements {
         String text = readResource("controller-policy-" + templateVersion + ".json");
         // The cluster ARN first: upstream spells it out, this project reads it from the cluster.
         Map<String, String> parameters = new LinkedHashMap<>();
-        parameters.put("arn:${AWS::Partition}:eks:${AWS::Region}:${AWS::AccountId}:cluster/${ClusterName}", scope.clusterArn());
+        parameters.put(
+                "arn:${AWS::Partition}:eks:${AWS::Region}:${AWS::AccountId}:cluster/${ClusterName}",
+                scope.clusterArn());
         parameters.put("${KarpenterInterruptionQueue.Arn}", scope.queueArn());
         parameters.put("${KarpenterNodeRole.Arn}", scope.nodeRoleArn());
         parameters.put("${AWS::Partition}", scope.partition());
@@ -69,8 +73,12 @@ public final class PolicyStatements {
                 operator.getValue().fields().forEachRemaining(key -> keys.put(key.getKey(), texts(key.getValue())));
                 conditions.put(operator.getKey(), keys);
             });
-            result.add(new Normalized(statement.path("Sid").asText(), statement.path("Effect").asText(),
-                    texts(statement.path("Action")), texts(statement.path("Resource")), conditions));
+            result.add(new Normalized(
+                    statement.path("Sid").asText(),
+                    statement.path("Effect").asText(),
+                    texts(statement.path("Action")),
+                    texts(statement.path("Resource")),
+                    conditions));
         }
         return result;
     }

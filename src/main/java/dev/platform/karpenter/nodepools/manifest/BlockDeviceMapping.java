@@ -6,8 +6,7 @@ import java.util.List;
 /** An EBS volume of the node class, the same shape in AWSNodeTemplate and EC2NodeClass. */
 public record BlockDeviceMapping(String deviceName, Ebs ebs) {
 
-    public record Ebs(String volumeType, String volumeSize, boolean encrypted, boolean deleteOnTermination) {
-    }
+    public record Ebs(String volumeType, String volumeSize, boolean encrypted, boolean deleteOnTermination) {}
 
     /**
      * Bottlerocket's two volumes, as upstream's Bottlerocket example and Karpenter's defaults: a 4Gi OS volume

@@ -1,12 +1,12 @@
 package dev.platform.karpenter.nodepools.manifest;
 
-import dev.platform.karpenter.config.TerraformStrings;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SequenceWriter;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import dev.platform.karpenter.config.TerraformStrings;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -16,14 +16,13 @@ import java.util.Map;
 /** Renders manifests with Jackson YAML: unset and empty fields left out, numeric-looking strings quoted. */
 public final class ManifestYaml {
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
-            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-            // "2" in a Gt requirement must stay a string: Kubernetes rejects a number in a list of strings.
-            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-            .build())
+                    .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                    // "2" in a Gt requirement must stay a string: Kubernetes rejects a number in a list of strings.
+                    .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+                    .build())
             .setSerializationInclusion(JsonInclude.Include.NON_EMPTY);
 
-    private ManifestYaml() {
-    }
+    private ManifestYaml() {}
 
     /** The objects as one multi-document YAML file, as {@code kubectl apply -f} reads it. */
     public static String documents(List<?> objects) {

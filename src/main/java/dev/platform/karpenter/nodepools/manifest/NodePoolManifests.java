@@ -17,7 +17,9 @@ public interface NodePoolManifests {
     /** The objects of every declared generation: at 0.32 before retiring, the Provisioners beside the NodePools. */
     static NodePoolManifests forApis(DeclaredApis apis) {
         List<ApiGeneration> rendered = apis.rendered();
-        return rendered.size() == 1 ? of(rendered.get(0)) : new TransitionManifests(of(rendered.get(0)), of(rendered.get(1)));
+        return rendered.size() == 1
+                ? of(rendered.get(0))
+                : new TransitionManifests(of(rendered.get(0)), of(rendered.get(1)));
     }
 
     private static NodePoolManifests of(ApiGeneration generation) {
@@ -57,8 +59,10 @@ public interface NodePoolManifests {
     }
 
     /** A pool object per pool of the settings, in their order, then the node class. */
-    static List<KubernetesObject<?>> poolsThenNodeClass(NodePoolSettings settings,
-            Function<PoolSettings, KubernetesObject<?>> pool, KubernetesObject<?> nodeClass) {
+    static List<KubernetesObject<?>> poolsThenNodeClass(
+            NodePoolSettings settings,
+            Function<PoolSettings, KubernetesObject<?>> pool,
+            KubernetesObject<?> nodeClass) {
         List<KubernetesObject<?>> objects = new ArrayList<>();
         settings.pools().forEach(each -> objects.add(pool.apply(each)));
         objects.add(nodeClass);

@@ -8,8 +8,7 @@ import java.util.Map;
 
 /** What every generation says the same way about a pool: requirements (capacity type, architecture, OS, instance shape), limits, taints. */
 final class PoolRequirements {
-    private PoolRequirements() {
-    }
+    private PoolRequirements() {}
 
     static List<Requirement> of(PoolSettings pool) {
         List<Requirement> requirements = new ArrayList<>();
@@ -20,8 +19,8 @@ final class PoolRequirements {
             requirements.add(Requirement.in(Requirement.INSTANCE_CATEGORY, pool.instanceCategories()));
         }
         // Karpenter offers Gt, not Gte, in every supported release: "at least N" is "greater than N-1".
-        requirements.add(new Requirement(Requirement.INSTANCE_GENERATION, "Gt",
-                List.of(String.valueOf(pool.instanceGenerationMin() - 1))));
+        requirements.add(new Requirement(
+                Requirement.INSTANCE_GENERATION, "Gt", List.of(String.valueOf(pool.instanceGenerationMin() - 1))));
         pool.requirements().forEach(r -> requirements.add(new Requirement(r.key(), r.operator(), r.values())));
         return List.copyOf(requirements);
     }
@@ -35,6 +34,8 @@ final class PoolRequirements {
     }
 
     static List<Taint> taints(PoolSettings pool) {
-        return pool.taints().stream().map(t -> new Taint(t.key(), t.value(), t.effect())).toList();
+        return pool.taints().stream()
+                .map(t -> new Taint(t.key(), t.value(), t.effect()))
+                .toList();
     }
 }

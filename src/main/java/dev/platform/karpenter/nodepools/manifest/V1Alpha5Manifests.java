@@ -21,6 +21,7 @@ final class V1Alpha5Manifests implements NodePoolManifests {
     static final String POOL_LABEL = ApiGeneration.V1ALPHA5.poolLabel();
     /** The hook's Job gives up this much before Helm's timeout, so its failure reaches Helm as the error. */
     static final int HOOK_MARGIN_SECONDS = 60;
+
     private static final Pattern DURATION_PART = Pattern.compile("([0-9]+)(s|m|h)");
 
     public record ProvisionerSpec(
@@ -31,34 +32,37 @@ final class V1Alpha5Manifests implements NodePoolManifests {
             ProviderRef providerRef,
             Consolidation consolidation,
             Integer ttlSecondsAfterEmpty,
-            Long ttlSecondsUntilExpired) {
-    }
+            Long ttlSecondsUntilExpired) {}
 
-    public record Limits(Map<String, Object> resources) {
-    }
+    public record Limits(Map<String, Object> resources) {}
 
-    public record ProviderRef(String name) {
-    }
+    public record ProviderRef(String name) {}
 
-    public record Consolidation(boolean enabled) {
-    }
+    public record Consolidation(boolean enabled) {}
 
     public record AwsNodeTemplateSpec(
             String amiFamily,
             Map<String, String> subnetSelector,
             Map<String, String> securityGroupSelector,
             List<BlockDeviceMapping> blockDeviceMappings,
-            Map<String, String> tags) {
-    }
+            Map<String, String> tags) {}
 
     @Override
     public List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName) {
         Map<String, String> selector = Map.of(settings.discoveryTagKey(), settings.discoveryTagValue());
-        return NodePoolManifests.poolsThenNodeClass(settings,
+        return NodePoolManifests.poolsThenNodeClass(
+                settings,
                 pool -> KubernetesObject.of(PROVISIONER_API, "Provisioner", pool.name(), provisioner(pool)),
-                KubernetesObject.of(NODE_TEMPLATE_API, "AWSNodeTemplate", NODE_CLASS, new AwsNodeTemplateSpec(
-                        settings.amiFamily().setting(), selector, selector, BlockDeviceMapping.forFamily(settings.amiFamily()),
-                        settings.nodeTags())));
+                KubernetesObject.of(
+                        NODE_TEMPLATE_API,
+                        "AWSNodeTemplate",
+                        NODE_CLASS,
+                        new AwsNodeTemplateSpec(
+                                settings.amiFamily().setting(),
+                                selector,
+                                selector,
+                                BlockDeviceMapping.forFamily(settings.amiFamily()),
+                                settings.nodeTags())));
     }
 
     private static ProvisionerSpec provisioner(PoolSettings pool) {
@@ -102,15 +106,32 @@ final class V1Alpha5Manifests implements NodePoolManifests {
         List<String> delete = new ArrayList<>(List.of("delete", "provisioners.karpenter.sh"));
         delete.addAll(names);
         delete.addAll(List.of("--ignore-not-found", "--wait=true", "--timeout=" + deadline + "s"));
-        return UninstallHook.of(namespace, settings.uninstallHookImage(), deadline, POOL_LABEL,
-                List.of(new UninstallHook.PolicyRule(List.of("karpenter.sh"), List.of("provisioners"), List.of("get", "list", "watch"), List.of()),
-                        new UninstallHook.PolicyRule(List.of("karpenter.sh"), List.of("provisioners"), List.of("delete"), names),
-                        new UninstallHook.PolicyRule(List.of(""), List.of("nodes"), List.of("get", "list", "watch"), List.of())),
-                List.of(new UninstallHook.Step("delete-provisioners", delete),
+        return UninstallHook.of(
+                namespace,
+                settings.uninstallHookImage(),
+                deadline,
+                POOL_LABEL,
+                List.of(
+                        new UninstallHook.PolicyRule(
+                                List.of("karpenter.sh"),
+                                List.of("provisioners"),
+                                List.of("get", "list", "watch"),
+                                List.of()),
+                        new UninstallHook.PolicyRule(
+                                List.of("karpenter.sh"), List.of("provisioners"), List.of("delete"), names),
+                        new UninstallHook.PolicyRule(
+                                List.of(""), List.of("nodes"), List.of("get", "list", "watch"), List.of())),
+                List.of(
+                        new UninstallHook.Step("delete-provisioners", delete),
                         // With no such node left (or none ever), wait --for=delete returns at once.
-                        new UninstallHook.Step("wait-for-nodes", List.of("wait", "--for=delete", "nodes",
-                                "--selector=" + POOL_LABEL + " in (" + String.join(",", names) + ")",
-                                "--timeout=" + deadline + "s"))));
+                        new UninstallHook.Step(
+                                "wait-for-nodes",
+                                List.of(
+                                        "wait",
+                                        "--for=delete",
+                                        "nodes",
+                                        "--selector=" + POOL_LABEL + " in (" + String.join(",", names) + ")",
+                                        "--timeout=" + deadline + "s"))));
     }
 
     @Override

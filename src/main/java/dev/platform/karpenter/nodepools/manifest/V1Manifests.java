@@ -18,24 +18,19 @@ final class V1Manifests implements NodePoolManifests {
     /** How long a node must be empty or underutilized before consolidation, as upstream's default pool. */
     static final String DEFAULT_CONSOLIDATE_AFTER = "1m";
 
-    public record NodePoolSpec(Template template, Map<String, Object> limits, Disruption disruption) {
-    }
+    public record NodePoolSpec(Template template, Map<String, Object> limits, Disruption disruption) {}
 
     /** metadata is null without labels: an empty object would be noise in every plan. */
-    public record Template(TemplateMetadata metadata, NodeClaimSpec spec) {
-    }
+    public record Template(TemplateMetadata metadata, NodeClaimSpec spec) {}
 
-    public record TemplateMetadata(Map<String, String> labels) {
-    }
+    public record TemplateMetadata(Map<String, String> labels) {}
 
-    public record NodeClaimSpec(List<Requirement> requirements, NodeClassRef nodeClassRef, List<Taint> taints, String expireAfter) {
-    }
+    public record NodeClaimSpec(
+            List<Requirement> requirements, NodeClassRef nodeClassRef, List<Taint> taints, String expireAfter) {}
 
-    public record NodeClassRef(String group, String kind, String name) {
-    }
+    public record NodeClassRef(String group, String kind, String name) {}
 
-    public record Disruption(String consolidationPolicy, String consolidateAfter) {
-    }
+    public record Disruption(String consolidationPolicy, String consolidateAfter) {}
 
     public record Ec2NodeClassSpec(
             String role,
@@ -43,23 +38,30 @@ final class V1Manifests implements NodePoolManifests {
             List<SelectorTerm> subnetSelectorTerms,
             List<SelectorTerm> securityGroupSelectorTerms,
             List<BlockDeviceMapping> blockDeviceMappings,
-            Map<String, String> tags) {
-    }
+            Map<String, String> tags) {}
 
-    public record AmiSelectorTerm(String alias) {
-    }
+    public record AmiSelectorTerm(String alias) {}
 
-    public record SelectorTerm(Map<String, String> tags) {
-    }
+    public record SelectorTerm(Map<String, String> tags) {}
 
     @Override
     public List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName) {
         List<SelectorTerm> selector = discoverySelector(settings);
-        return NodePoolManifests.poolsThenNodeClass(settings,
+        return NodePoolManifests.poolsThenNodeClass(
+                settings,
                 pool -> KubernetesObject.of(NODE_POOL_API, "NodePool", pool.name(), nodePool(pool)),
-                KubernetesObject.of(NODE_CLASS_API, NODE_CLASS_KIND, NODE_CLASS, new Ec2NodeClassSpec(
-                        nodeRoleName, List.of(new AmiSelectorTerm(aliasFamily(settings.amiFamily()) + "@" + settings.amiVersion())),
-                        selector, selector, BlockDeviceMapping.forFamily(settings.amiFamily()), settings.nodeTags())));
+                KubernetesObject.of(
+                        NODE_CLASS_API,
+                        NODE_CLASS_KIND,
+                        NODE_CLASS,
+                        new Ec2NodeClassSpec(
+                                nodeRoleName,
+                                List.of(new AmiSelectorTerm(
+                                        aliasFamily(settings.amiFamily()) + "@" + settings.amiVersion())),
+                                selector,
+                                selector,
+                                BlockDeviceMapping.forFamily(settings.amiFamily()),
+                                settings.nodeTags())));
     }
 
     /** Subnets and security groups carrying the discovery tag; the v1beta1 node class selects the same way. */
@@ -70,11 +72,13 @@ final class V1Manifests implements NodePoolManifests {
     private static NodePoolSpec nodePool(PoolSettings pool) {
         Map<String, Object> limits = PoolRequirements.limits(pool);
         return new NodePoolSpec(
-                new Template(pool.labels().isEmpty() ? null : new TemplateMetadata(pool.labels()), new NodeClaimSpec(
-                        PoolRequirements.of(pool),
-                        new NodeClassRef(NODE_CLASS_GROUP, NODE_CLASS_KIND, NODE_CLASS),
-                        PoolRequirements.taints(pool),
-                        pool.expireAfter())),
+                new Template(
+                        pool.labels().isEmpty() ? null : new TemplateMetadata(pool.labels()),
+                        new NodeClaimSpec(
+                                PoolRequirements.of(pool),
+                                new NodeClassRef(NODE_CLASS_GROUP, NODE_CLASS_KIND, NODE_CLASS),
+                                PoolRequirements.taints(pool),
+                                pool.expireAfter())),
                 limits,
                 new Disruption(
                         pool.consolidation() ? "WhenEmptyOrUnderutilized" : "WhenEmpty",

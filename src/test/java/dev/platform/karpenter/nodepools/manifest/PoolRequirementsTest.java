@@ -21,68 +21,114 @@ class PoolRequirementsTest {
 
     static List<Arguments> pools() {
         return List.of(
-                Arguments.of("0.x default", V1Alpha5ManifestsTest.DEFAULTS, "Provisioner", "default", PROVISIONER, List.of(
-                        "karpenter.sh/capacity-type In [spot, on-demand]",
-                        "kubernetes.io/arch In [amd64]",
-                        "kubernetes.io/os In [linux]",
-                        "karpenter.k8s.aws/instance-category In [c, m, r]",
-                        "karpenter.k8s.aws/instance-generation Gt [2]")),
-                Arguments.of("0.x custom", V1Alpha5ManifestsTest.CUSTOM, "Provisioner", "default", PROVISIONER, List.of(
-                        "karpenter.sh/capacity-type In [on-demand]",
-                        "kubernetes.io/arch In [amd64]",
-                        "kubernetes.io/os In [linux]",
-                        "karpenter.k8s.aws/instance-generation Gt [5]",
-                        "karpenter.k8s.aws/instance-size NotIn [metal]",
-                        "example.com/spare DoesNotExist []")),
-                Arguments.of("1.x default", V1ManifestsTest.DEFAULTS, "NodePool", "default", NODE_POOL, List.of(
-                        "karpenter.sh/capacity-type In [spot, on-demand]",
-                        "kubernetes.io/arch In [amd64]",
-                        "kubernetes.io/os In [linux]",
-                        "karpenter.k8s.aws/instance-category In [c, m, r]",
-                        "karpenter.k8s.aws/instance-generation Gt [2]")),
-                Arguments.of("1.x custom", V1ManifestsTest.CUSTOM, "NodePool", "default", NODE_POOL, List.of(
-                        "karpenter.sh/capacity-type In [spot]",
-                        "kubernetes.io/arch In [arm64]",
-                        "kubernetes.io/os In [linux]",
-                        "karpenter.k8s.aws/instance-category In [m]",
-                        "karpenter.k8s.aws/instance-generation Gt [6]",
-                        "karpenter.k8s.aws/instance-cpu Lt [33]")),
+                Arguments.of(
+                        "0.x default",
+                        V1Alpha5ManifestsTest.DEFAULTS,
+                        "Provisioner",
+                        "default",
+                        PROVISIONER,
+                        List.of(
+                                "karpenter.sh/capacity-type In [spot, on-demand]",
+                                "kubernetes.io/arch In [amd64]",
+                                "kubernetes.io/os In [linux]",
+                                "karpenter.k8s.aws/instance-category In [c, m, r]",
+                                "karpenter.k8s.aws/instance-generation Gt [2]")),
+                Arguments.of(
+                        "0.x custom",
+                        V1Alpha5ManifestsTest.CUSTOM,
+                        "Provisioner",
+                        "default",
+                        PROVISIONER,
+                        List.of(
+                                "karpenter.sh/capacity-type In [on-demand]",
+                                "kubernetes.io/arch In [amd64]",
+                                "kubernetes.io/os In [linux]",
+                                "karpenter.k8s.aws/instance-generation Gt [5]",
+                                "karpenter.k8s.aws/instance-size NotIn [metal]",
+                                "example.com/spare DoesNotExist []")),
+                Arguments.of(
+                        "1.x default",
+                        V1ManifestsTest.DEFAULTS,
+                        "NodePool",
+                        "default",
+                        NODE_POOL,
+                        List.of(
+                                "karpenter.sh/capacity-type In [spot, on-demand]",
+                                "kubernetes.io/arch In [amd64]",
+                                "kubernetes.io/os In [linux]",
+                                "karpenter.k8s.aws/instance-category In [c, m, r]",
+                                "karpenter.k8s.aws/instance-generation Gt [2]")),
+                Arguments.of(
+                        "1.x custom",
+                        V1ManifestsTest.CUSTOM,
+                        "NodePool",
+                        "default",
+                        NODE_POOL,
+                        List.of(
+                                "karpenter.sh/capacity-type In [spot]",
+                                "kubernetes.io/arch In [arm64]",
+                                "kubernetes.io/os In [linux]",
+                                "karpenter.k8s.aws/instance-category In [m]",
+                                "karpenter.k8s.aws/instance-generation Gt [6]",
+                                "karpenter.k8s.aws/instance-cpu Lt [33]")),
                 // Extra pools take their own capacity types and inherit the rest.
-                Arguments.of("0.x extra pool", V1Alpha5ManifestsTest.CUSTOM, "Provisioner", "batch", PROVISIONER, List.of(
-                        "karpenter.sh/capacity-type In [spot]",
-                        "kubernetes.io/arch In [amd64]",
-                        "kubernetes.io/os In [linux]",
-                        "karpenter.k8s.aws/instance-generation Gt [5]",
-                        "karpenter.k8s.aws/instance-size NotIn [metal]",
-                        "example.com/spare DoesNotExist []")),
-                Arguments.of("1.x extra pool", V1ManifestsTest.CUSTOM, "NodePool", "on-demand", NODE_POOL, List.of(
-                        "karpenter.sh/capacity-type In [on-demand]",
-                        "kubernetes.io/arch In [arm64]",
-                        "kubernetes.io/os In [linux]",
-                        "karpenter.k8s.aws/instance-category In [m]",
-                        "karpenter.k8s.aws/instance-generation Gt [6]",
-                        "karpenter.k8s.aws/instance-cpu Lt [33]")));
+                Arguments.of(
+                        "0.x extra pool",
+                        V1Alpha5ManifestsTest.CUSTOM,
+                        "Provisioner",
+                        "batch",
+                        PROVISIONER,
+                        List.of(
+                                "karpenter.sh/capacity-type In [spot]",
+                                "kubernetes.io/arch In [amd64]",
+                                "kubernetes.io/os In [linux]",
+                                "karpenter.k8s.aws/instance-generation Gt [5]",
+                                "karpenter.k8s.aws/instance-size NotIn [metal]",
+                                "example.com/spare DoesNotExist []")),
+                Arguments.of(
+                        "1.x extra pool",
+                        V1ManifestsTest.CUSTOM,
+                        "NodePool",
+                        "on-demand",
+                        NODE_POOL,
+                        List.of(
+                                "karpenter.sh/capacity-type In [on-demand]",
+                                "kubernetes.io/arch In [arm64]",
+                                "kubernetes.io/os In [linux]",
+                                "karpenter.k8s.aws/instance-category In [m]",
+                                "karpenter.k8s.aws/instance-generation Gt [6]",
+                                "karpenter.k8s.aws/instance-cpu Lt [33]")));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("pools")
-    void requirementsAreUpstreamsShapeChangedByTheSettings(String caseName, List<JsonNode> manifests, String kind,
-                                                           String pool, String pointer, List<String> expected) {
+    void requirementsAreUpstreamsShapeChangedByTheSettings(
+            String caseName,
+            List<JsonNode> manifests,
+            String kind,
+            String pool,
+            String pointer,
+            List<String> expected) {
         JsonNode requirements = find(manifests, kind, pool).at(pointer);
 
         assertThat(requirements(requirements)).containsExactlyElementsOf(expected);
         for (JsonNode requirement : requirements) {
-            boolean valueless = List.of("Exists", "DoesNotExist").contains(requirement.path("operator").asText());
+            boolean valueless = List.of("Exists", "DoesNotExist")
+                    .contains(requirement.path("operator").asText());
             assertThat(requirement.has("values")).as("values of " + requirement).isEqualTo(!valueless);
             // Kubernetes rejects a number in a list of strings, so Gt/Lt values stay strings.
-            requirement.path("values").forEach(value -> assertThat(value.isTextual()).as(requirement.toString()).isTrue());
+            requirement
+                    .path("values")
+                    .forEach(value -> assertThat(value.isTextual())
+                            .as(requirement.toString())
+                            .isTrue());
         }
     }
 
     static List<String> requirements(JsonNode requirements) {
         List<String> result = new ArrayList<>();
-        requirements.forEach(r -> result.add(
-                r.path("key").asText() + " " + r.path("operator").asText() + " " + texts(r.path("values"))));
+        requirements.forEach(r ->
+                result.add(r.path("key").asText() + " " + r.path("operator").asText() + " " + texts(r.path("values"))));
         return result;
     }
 }

@@ -9,28 +9,31 @@ import java.util.List;
 final class Rendered {
     static final String ROLE = "KarpenterNodeRole-demo";
 
-    private Rendered() {
-    }
+    private Rendered() {}
 
     static List<JsonNode> of(ClusterConfig config) {
-        return Json.yamlDocuments(ManifestYaml.documents(
-                NodePoolManifests.forApis(config.apis()).render(config.nodePools(), ROLE)));
+        return Json.yamlDocuments(
+                ManifestYaml.documents(NodePoolManifests.forApis(config.apis()).render(config.nodePools(), ROLE)));
     }
 
     /** The single document of a kind and name. */
     static JsonNode find(List<JsonNode> documents, String kind, String name) {
         List<JsonNode> matches = documents.stream()
-                .filter(d -> d.path("kind").asText().equals(kind) && d.path("metadata").path("name").asText().equals(name))
+                .filter(d -> d.path("kind").asText().equals(kind)
+                        && d.path("metadata").path("name").asText().equals(name))
                 .toList();
         if (matches.size() != 1) {
-            throw new AssertionError("expected one " + kind + " " + name + ", found " + matches.size() + " in " + documents);
+            throw new AssertionError(
+                    "expected one " + kind + " " + name + ", found " + matches.size() + " in " + documents);
         }
         return matches.get(0);
     }
 
     /** "apiVersion kind name" of each document, to state what a rendering holds in one line. */
     static List<String> identities(List<JsonNode> documents) {
-        return documents.stream().map(d -> d.path("apiVersion").asText() + " " + d.path("kind").asText() + " "
-                + d.path("metadata").path("name").asText()).toList();
+        return documents.stream()
+                .map(d -> d.path("apiVersion").asText() + " " + d.path("kind").asText() + " "
+                        + d.path("metadata").path("name").asText())
+                .toList();
     }
 }

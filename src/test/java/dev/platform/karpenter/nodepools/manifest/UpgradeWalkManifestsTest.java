@@ -19,14 +19,24 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the seed's pool settings (consolidation, 30-day expiry) and a second pool.
  */
 class UpgradeWalkManifestsTest {
-    private static final String EXTRA_POOL = "node_pools = [{ name = \"batch\", capacity_types = [\"on-demand\"], cpu_limit = 4 }]";
+    private static final String EXTRA_POOL =
+            "node_pools = [{ name = \"batch\", capacity_types = [\"on-demand\"], cpu_limit = 4 }]";
 
     static Stream<Arguments> steps() {
         return Stream.of(
                 Arguments.of("v0.30.0", "v0.30.0", null, List.of("Provisioner", "Provisioner", "AWSNodeTemplate")),
                 Arguments.of("v0.31.5", "v0.31.5", null, List.of("Provisioner", "Provisioner", "AWSNodeTemplate")),
-                Arguments.of("v0.32.10", "v0.32.10", null,
-                        List.of("Provisioner", "Provisioner", "AWSNodeTemplate", "NodePool", "NodePool", "EC2NodeClass")),
+                Arguments.of(
+                        "v0.32.10",
+                        "v0.32.10",
+                        null,
+                        List.of(
+                                "Provisioner",
+                                "Provisioner",
+                                "AWSNodeTemplate",
+                                "NodePool",
+                                "NodePool",
+                                "EC2NodeClass")),
                 Arguments.of("v0.32.10", "v0.32.10", "v1alpha5", List.of("NodePool", "NodePool", "EC2NodeClass")),
                 Arguments.of("0.37.8", "v0.37.8", "v1alpha5", List.of("NodePool", "NodePool", "EC2NodeClass")),
                 Arguments.of("1.0.14", "v1.0.14", "v1alpha5", List.of("NodePool", "NodePool", "EC2NodeClass")),
@@ -36,16 +46,21 @@ class UpgradeWalkManifestsTest {
 
     @ParameterizedTest(name = "{0} retired_api {2}: valid against the {1} CRDs")
     @MethodSource("steps")
-    void everyStepDeclaresObjectsItsReleaseAccepts(String version, String chartTag, String retired, List<String> kinds) {
-        ClusterConfig config = retired == null ? TestConfigs.config(version, EXTRA_POOL)
+    void everyStepDeclaresObjectsItsReleaseAccepts(
+            String version, String chartTag, String retired, List<String> kinds) {
+        ClusterConfig config = retired == null
+                ? TestConfigs.config(version, EXTRA_POOL)
                 : TestConfigs.config(version, EXTRA_POOL, "retired_api = \"" + retired + "\"");
         List<JsonNode> documents = Rendered.of(config);
         CrdValidator crds = UpstreamCharts.crdValidator(chartTag);
 
         assertThat(documents).extracting(d -> d.path("kind").asText()).containsExactlyElementsOf(kinds);
         for (JsonNode document : documents) {
-            assertThat(crds.errors(document)).as(document.path("apiVersion").asText() + " " + document.path("kind").asText()
-                    + " " + document.path("metadata").path("name").asText()).isEmpty();
+            assertThat(crds.errors(document))
+                    .as(document.path("apiVersion").asText() + " "
+                            + document.path("kind").asText() + " "
+                            + document.path("metadata").path("name").asText())
+                    .isEmpty();
         }
         // at 1.0 the kept objects are the v1beta1 ones, through the conversion webhooks
         if (version.equals("1.0.14")) {

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 class V1Alpha5ManifestsTest {
     private static final String SHARED_VPC = "{\"karpenter.sh/discovery\":\"shared-vpc\"}";
     static final List<JsonNode> DEFAULTS = Rendered.of(config(V0));
-    static final List<JsonNode> CUSTOM = Rendered.of(config(V0,
+    static final List<JsonNode> CUSTOM = Rendered.of(config(
+            V0,
             "ami_family = \"AL2\"",
             "discovery_tag_value = \"shared-vpc\"",
             "capacity_types = [\"on-demand\"]",
@@ -39,16 +40,30 @@ class V1Alpha5ManifestsTest {
     @Test
     void rendersOneProvisionerAndTheNodeTemplateItReferences() {
         assertThat(Rendered.identities(DEFAULTS))
-                .containsExactly("karpenter.sh/v1alpha5 Provisioner default", "karpenter.k8s.aws/v1alpha1 AWSNodeTemplate default");
-        assertThat(find(DEFAULTS, "Provisioner", "default").path("spec").path("providerRef").path("name").asText()).isEqualTo("default");
+                .containsExactly(
+                        "karpenter.sh/v1alpha5 Provisioner default",
+                        "karpenter.k8s.aws/v1alpha1 AWSNodeTemplate default");
+        assertThat(find(DEFAULTS, "Provisioner", "default")
+                        .path("spec")
+                        .path("providerRef")
+                        .path("name")
+                        .asText())
+                .isEqualTo("default");
     }
 
     @Test
     void theDefaultProvisionerHasUpstreamsLimitsConsolidatesAndExpiresNodesAfterThirtyDays() {
         JsonNode spec = find(DEFAULTS, "Provisioner", "default").path("spec");
 
-        assertThat(at(spec, "/limits/resources/cpu", "/limits/resources/memory", "/consolidation/enabled",
-                "/ttlSecondsAfterEmpty", "/ttlSecondsUntilExpired", "/labels", "/taints"))
+        assertThat(at(
+                        spec,
+                        "/limits/resources/cpu",
+                        "/limits/resources/memory",
+                        "/consolidation/enabled",
+                        "/ttlSecondsAfterEmpty",
+                        "/ttlSecondsUntilExpired",
+                        "/labels",
+                        "/taints"))
                 .containsExactly("1000", "1000Gi", "true", MISSING, "2592000", MISSING, MISSING);
     }
 
@@ -57,20 +72,33 @@ class V1Alpha5ManifestsTest {
         JsonNode spec = find(DEFAULTS, "AWSNodeTemplate", "default").path("spec");
 
         assertThat(spec.path("amiFamily").asText()).isEqualTo("Bottlerocket");
-        assertThat(spec.path("subnetSelector").properties()).singleElement()
-                .satisfies(e -> assertThat(e.getKey() + "=" + e.getValue().asText()).isEqualTo("karpenter.sh/discovery=demo"));
+        assertThat(spec.path("subnetSelector").properties())
+                .singleElement()
+                .satisfies(e ->
+                        assertThat(e.getKey() + "=" + e.getValue().asText()).isEqualTo("karpenter.sh/discovery=demo"));
         assertThat(spec.path("securityGroupSelector")).isEqualTo(spec.path("subnetSelector"));
-        assertThat(volumes(spec)).containsExactly("/dev/xvda gp3 4Gi encrypted deleteOnTermination",
-                "/dev/xvdb gp3 20Gi encrypted deleteOnTermination");
-        assertThat(spec.has("instanceProfile")).as("the controller's defaultInstanceProfile applies").isFalse();
+        assertThat(volumes(spec))
+                .containsExactly(
+                        "/dev/xvda gp3 4Gi encrypted deleteOnTermination",
+                        "/dev/xvdb gp3 20Gi encrypted deleteOnTermination");
+        assertThat(spec.has("instanceProfile"))
+                .as("the controller's defaultInstanceProfile applies")
+                .isFalse();
     }
 
     @Test
     void customSettingsReachEveryField() {
         JsonNode spec = find(CUSTOM, "Provisioner", "default").path("spec");
 
-        assertThat(at(spec, "/limits/resources/cpu", "/limits/resources/memory", "/consolidation/enabled",
-                "/ttlSecondsAfterEmpty", "/ttlSecondsUntilExpired", "/labels", "/taints/1/value"))
+        assertThat(at(
+                        spec,
+                        "/limits/resources/cpu",
+                        "/limits/resources/memory",
+                        "/consolidation/enabled",
+                        "/ttlSecondsAfterEmpty",
+                        "/ttlSecondsUntilExpired",
+                        "/labels",
+                        "/taints/1/value"))
                 .containsExactly("32", "128Gi", "false", "45", "5400", "{\"team\":\"platform\"}", MISSING);
         assertThat(taints(spec.path("taints"))).containsExactly("dedicated=batch:NoSchedule", "gpu=:NoExecute");
     }
@@ -88,50 +116,64 @@ class V1Alpha5ManifestsTest {
         JsonNode batch = find(CUSTOM, "Provisioner", "batch").path("spec");
 
         // Labels are inherited from the top-level settings.
-        assertThat(at(batch, "/limits/resources/cpu", "/providerRef/name", "/labels/team")).containsExactly("8", "default", "platform");
+        assertThat(at(batch, "/limits/resources/cpu", "/providerRef/name", "/labels/team"))
+                .containsExactly("8", "default", "platform");
         assertThat(CUSTOM).hasSize(3);
     }
 
     @Test
     void expiryNeverLeavesTheTtlOut() {
-        JsonNode spec = find(Rendered.of(config(V0, "expire_after = \"Never\"")), "Provisioner", "default").path("spec");
+        JsonNode spec = find(Rendered.of(config(V0, "expire_after = \"Never\"")), "Provisioner", "default")
+                .path("spec");
 
         assertThat(spec.has("ttlSecondsUntilExpired")).isFalse();
     }
 
     @Test
     void theUninstallHookDeletesTheProvisionersAndWaitsForTheirNodes() {
-        List<JsonNode> hook = Json.yamlDocuments(ManifestYaml.documents(NodePoolManifests.forApis(config(V0).apis())
-                .uninstallHook(config(V0).nodePools(), "karpenter", 900)));
+        List<JsonNode> hook = Json.yamlDocuments(
+                ManifestYaml.documents(NodePoolManifests.forApis(config(V0).apis())
+                        .uninstallHook(config(V0).nodePools(), "karpenter", 900)));
 
-        assertThat(hook).extracting(h -> h.path("kind").asText())
+        assertThat(hook)
+                .extracting(h -> h.path("kind").asText())
                 .containsExactly("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Job");
         for (JsonNode object : hook) {
             JsonNode annotations = object.path("metadata").path("annotations");
             assertThat(object.path("metadata").path("name").asText()).isEqualTo("karpenter-nodepools-uninstall");
             assertThat(annotations.path("helm.sh/hook").asText()).isEqualTo("pre-delete");
-            assertThat(annotations.path("helm.sh/hook-delete-policy").asText()).isEqualTo("before-hook-creation,hook-succeeded");
-            assertThat(annotations.path("helm.sh/hook-weight").asInt()).isEqualTo(object.path("kind").asText().equals("Job") ? 0 : -10);
+            assertThat(annotations.path("helm.sh/hook-delete-policy").asText())
+                    .isEqualTo("before-hook-creation,hook-succeeded");
+            assertThat(annotations.path("helm.sh/hook-weight").asInt())
+                    .isEqualTo(object.path("kind").asText().equals("Job") ? 0 : -10);
         }
         assertThat(hook.get(0).path("metadata").path("namespace").asText()).isEqualTo("karpenter");
-        assertThat(hook.get(1).path("metadata").has("namespace")).as("cluster-scoped").isFalse();
+        assertThat(hook.get(1).path("metadata").has("namespace"))
+                .as("cluster-scoped")
+                .isFalse();
         JsonNode rules = hook.get(1).path("rules");
         assertThat(rules).hasSize(3);
         assertThat(texts(rules.get(0).path("resources"))).containsExactly("provisioners");
         assertThat(texts(rules.get(0).path("verbs"))).containsExactly("get", "list", "watch");
         assertThat(texts(rules.get(1).path("verbs"))).containsExactly("delete");
-        assertThat(texts(rules.get(1).path("resourceNames"))).as("only this release's Provisioners").containsExactly("default");
+        assertThat(texts(rules.get(1).path("resourceNames")))
+                .as("only this release's Provisioners")
+                .containsExactly("default");
         assertThat(texts(rules.get(2).path("resources"))).containsExactly("nodes");
         assertThat(texts(rules.get(2).path("verbs"))).doesNotContain("delete");
         assertThat(hook.get(2).path("roleRef").path("name").asText()).isEqualTo("karpenter-nodepools-uninstall");
-        assertThat(hook.get(2).path("subjects").get(0).path("namespace").asText()).isEqualTo("karpenter");
+        assertThat(hook.get(2).path("subjects").get(0).path("namespace").asText())
+                .isEqualTo("karpenter");
 
         JsonNode job = hook.get(3).path("spec");
-        assertThat(job.path("activeDeadlineSeconds").asInt()).as("gives up before Helm does").isEqualTo(840);
+        assertThat(job.path("activeDeadlineSeconds").asInt())
+                .as("gives up before Helm does")
+                .isEqualTo(840);
         JsonNode pod = job.path("template").path("spec");
         assertThat(pod.path("serviceAccountName").asText()).isEqualTo("karpenter-nodepools-uninstall");
         assertThat(pod.path("restartPolicy").asText()).isEqualTo("Never");
-        JsonNode avoid = pod.at("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0/matchExpressions/0");
+        JsonNode avoid = pod.at(
+                "/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0/matchExpressions/0");
         assertThat(avoid.path("key").asText() + " " + avoid.path("operator").asText())
                 .isEqualTo("karpenter.sh/provisioner-name DoesNotExist");
 
@@ -140,13 +182,29 @@ class V1Alpha5ManifestsTest {
         JsonNode wait = pod.path("containers").get(0);
         assertThat(pod.path("initContainers")).hasSize(1);
         assertThat(pod.path("containers")).hasSize(1);
-        assertThat(texts(delete.path("command"))).containsExactly("kubectl", "--cache-dir=/kube-cache", "delete",
-                "provisioners.karpenter.sh", "default", "--ignore-not-found", "--wait=true", "--timeout=840s");
-        assertThat(texts(wait.path("command"))).containsExactly("kubectl", "--cache-dir=/kube-cache", "wait", "--for=delete",
-                "nodes", "--selector=karpenter.sh/provisioner-name in (default)", "--timeout=840s");
+        assertThat(texts(delete.path("command")))
+                .containsExactly(
+                        "kubectl",
+                        "--cache-dir=/kube-cache",
+                        "delete",
+                        "provisioners.karpenter.sh",
+                        "default",
+                        "--ignore-not-found",
+                        "--wait=true",
+                        "--timeout=840s");
+        assertThat(texts(wait.path("command")))
+                .containsExactly(
+                        "kubectl",
+                        "--cache-dir=/kube-cache",
+                        "wait",
+                        "--for=delete",
+                        "nodes",
+                        "--selector=karpenter.sh/provisioner-name in (default)",
+                        "--timeout=840s");
         for (JsonNode container : List.of(delete, wait)) {
-            assertThat(container.path("image").asText()).isEqualTo(
-                    "registry.k8s.io/kubectl:v1.28.15@sha256:498806b1515409c41d0d209fe2f5cd891fc571698ff19b1d3d9749f8b9b10f46");
+            assertThat(container.path("image").asText())
+                    .isEqualTo(
+                            "registry.k8s.io/kubectl:v1.28.15@sha256:498806b1515409c41d0d209fe2f5cd891fc571698ff19b1d3d9749f8b9b10f46");
             JsonNode security = container.path("securityContext");
             assertThat(security.path("allowPrivilegeEscalation").isBoolean()).isTrue();
             assertThat(security.path("allowPrivilegeEscalation").asBoolean()).isFalse();
@@ -163,25 +221,34 @@ class V1Alpha5ManifestsTest {
 
     @Test
     void theUninstallHookDeletesOnlyThisReleasesProvisionersByName() {
-        NodePoolSettings settings = config(V0, "node_pools = [{ name = \"batch\" }, { name = \"gpu\" }]").nodePools();
-        List<JsonNode> hook = Json.yamlDocuments(ManifestYaml.documents(NodePoolManifests.forApis(config(V0).apis())
-                .uninstallHook(settings, "karpenter", 900)));
+        NodePoolSettings settings = config(V0, "node_pools = [{ name = \"batch\" }, { name = \"gpu\" }]")
+                .nodePools();
+        List<JsonNode> hook = Json.yamlDocuments(ManifestYaml.documents(
+                NodePoolManifests.forApis(config(V0).apis()).uninstallHook(settings, "karpenter", 900)));
 
         JsonNode pod = hook.get(3).at("/spec/template/spec");
-        assertThat(texts(pod.at("/initContainers/0/command"))).containsSequence("provisioners.karpenter.sh", "default", "batch", "gpu")
+        assertThat(texts(pod.at("/initContainers/0/command")))
+                .containsSequence("provisioners.karpenter.sh", "default", "batch", "gpu")
                 .doesNotContain("--all");
-        assertThat(texts(pod.at("/containers/0/command"))).contains("--selector=karpenter.sh/provisioner-name in (default,batch,gpu)");
+        assertThat(texts(pod.at("/containers/0/command")))
+                .contains("--selector=karpenter.sh/provisioner-name in (default,batch,gpu)");
         assertThat(texts(hook.get(1).at("/rules/1/resourceNames"))).containsExactly("default", "batch", "gpu");
     }
 
     @Test
     void theNodeTemplateCarriesTheTags() {
-        JsonNode spec = find(Rendered.of(config(V0, "tags = { Team = \"platform\", CostCenter = \"42\" }")),
-                "AWSNodeTemplate", "default").path("spec");
+        JsonNode spec = find(
+                        Rendered.of(config(V0, "tags = { Team = \"platform\", CostCenter = \"42\" }")),
+                        "AWSNodeTemplate",
+                        "default")
+                .path("spec");
 
         assertThat(spec.path("tags").path("Team").asText()).isEqualTo("platform");
         assertThat(spec.path("tags").path("CostCenter").asText()).isEqualTo("42");
-        assertThat(find(Rendered.of(config(V0)), "AWSNodeTemplate", "default").path("spec").has("tags")).isFalse();
+        assertThat(find(Rendered.of(config(V0)), "AWSNodeTemplate", "default")
+                        .path("spec")
+                        .has("tags"))
+                .isFalse();
     }
 
     @Test
@@ -191,7 +258,8 @@ class V1Alpha5ManifestsTest {
 
     static List<String> taints(JsonNode taints) {
         List<String> result = new ArrayList<>();
-        taints.forEach(t -> result.add(t.path("key").asText() + "=" + t.path("value").asText() + ":" + t.path("effect").asText()));
+        taints.forEach(t -> result.add(t.path("key").asText() + "="
+                + t.path("value").asText() + ":" + t.path("effect").asText()));
         return result;
     }
 
@@ -199,9 +267,11 @@ class V1Alpha5ManifestsTest {
         List<String> result = new ArrayList<>();
         spec.path("blockDeviceMappings").forEach(b -> {
             JsonNode ebs = b.path("ebs");
-            result.add(b.path("deviceName").asText() + " " + ebs.path("volumeType").asText() + " " + ebs.path("volumeSize").asText()
-                    + (ebs.path("encrypted").asBoolean() ? " encrypted" : "")
-                    + (ebs.path("deleteOnTermination").asBoolean() ? " deleteOnTermination" : ""));
+            result.add(
+                    b.path("deviceName").asText() + " " + ebs.path("volumeType").asText() + " "
+                            + ebs.path("volumeSize").asText()
+                            + (ebs.path("encrypted").asBoolean() ? " encrypted" : "")
+                            + (ebs.path("deleteOnTermination").asBoolean() ? " deleteOnTermination" : ""));
         });
         return result;
     }

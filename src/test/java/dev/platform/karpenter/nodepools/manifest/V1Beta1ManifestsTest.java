@@ -21,12 +21,21 @@ class V1Beta1ManifestsTest {
     static Stream<Arguments> releases() {
         return Stream.of(
                 Arguments.of("v0.32.10", "v0.32.10 defaults, Provisioners kept", config("v0.32.10")),
-                Arguments.of("v0.32.10", "v0.32.10 every setting, Provisioners kept", config("v0.32.10", EVERY_SETTING)),
+                Arguments.of(
+                        "v0.32.10", "v0.32.10 every setting, Provisioners kept", config("v0.32.10", EVERY_SETTING)),
                 Arguments.of("v0.32.10", "v0.32.10 retired", config("v0.32.10", "retired_api = \"v1alpha5\"")),
                 Arguments.of("v0.37.8", "0.37.8 defaults", config("0.37.8")),
-                Arguments.of("v0.37.8", "0.37.8 every setting", config("0.37.8", "ami_family = \"AL2023\"",
-                        "consolidation = false", "consolidate_after = \"10m\"", "expire_after = \"Never\"",
-                        "node_labels = { team = \"platform\" }", "node_pools = [{ name = \"od\", capacity_types = [\"on-demand\"] }]")));
+                Arguments.of(
+                        "v0.37.8",
+                        "0.37.8 every setting",
+                        config(
+                                "0.37.8",
+                                "ami_family = \"AL2023\"",
+                                "consolidation = false",
+                                "consolidate_after = \"10m\"",
+                                "expire_after = \"Never\"",
+                                "node_labels = { team = \"platform\" }",
+                                "node_pools = [{ name = \"od\", capacity_types = [\"on-demand\"] }]")));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -37,22 +46,27 @@ class V1Beta1ManifestsTest {
         assertThat(documents).isNotEmpty();
         for (JsonNode document : documents) {
             assertThat(UpstreamCharts.crdValidator(chartTag).errors(document))
-                    .as(document.path("apiVersion").asText() + " " + document.path("kind").asText()).isEmpty();
+                    .as(document.path("apiVersion").asText() + " "
+                            + document.path("kind").asText())
+                    .isEmpty();
         }
     }
 
     @Test
     void at032TheProvisionersStayBesideTheirConvertedNodePools() {
-        List<JsonNode> documents = Rendered.of(config("v0.32.10", "node_pools = [{ name = \"batch\", cpu_limit = 4 }]"));
+        List<JsonNode> documents =
+                Rendered.of(config("v0.32.10", "node_pools = [{ name = \"batch\", cpu_limit = 4 }]"));
 
-        assertThat(Rendered.identities(documents)).containsExactly(
-                "karpenter.sh/v1alpha5 Provisioner default",
-                "karpenter.sh/v1alpha5 Provisioner batch",
-                "karpenter.k8s.aws/v1alpha1 AWSNodeTemplate default",
-                "karpenter.sh/v1beta1 NodePool default",
-                "karpenter.sh/v1beta1 NodePool batch",
-                "karpenter.k8s.aws/v1beta1 EC2NodeClass default");
-        assertThat(Rendered.of(config("v0.32.10", "retired_api = \"v1alpha5\""))).extracting(d -> d.path("kind").asText())
+        assertThat(Rendered.identities(documents))
+                .containsExactly(
+                        "karpenter.sh/v1alpha5 Provisioner default",
+                        "karpenter.sh/v1alpha5 Provisioner batch",
+                        "karpenter.k8s.aws/v1alpha1 AWSNodeTemplate default",
+                        "karpenter.sh/v1beta1 NodePool default",
+                        "karpenter.sh/v1beta1 NodePool batch",
+                        "karpenter.k8s.aws/v1beta1 EC2NodeClass default");
+        assertThat(Rendered.of(config("v0.32.10", "retired_api = \"v1alpha5\"")))
+                .extracting(d -> d.path("kind").asText())
                 .containsExactly("NodePool", "EC2NodeClass");
     }
 
@@ -69,17 +83,22 @@ class V1Beta1ManifestsTest {
         assertThat(nodePool.at("/spec/limits")).isEqualTo(provisioner.at("/spec/limits/resources"));
         // ttlSecondsAfterEmpty 30 becomes WhenEmpty after 30s; no ttlSecondsUntilExpired becomes Never
         assertThat(nodePool.at("/spec/disruption").toString())
-                .isEqualTo("{\"consolidationPolicy\":\"WhenEmpty\",\"consolidateAfter\":\"30s\",\"expireAfter\":\"Never\"}");
+                .isEqualTo(
+                        "{\"consolidationPolicy\":\"WhenEmpty\",\"consolidateAfter\":\"30s\",\"expireAfter\":\"Never\"}");
         assertThat(nodePool.at("/spec/template/spec/nodeClassRef").toString())
-                .isEqualTo("{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"name\":\"default\"}");
+                .isEqualTo(
+                        "{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"name\":\"default\"}");
 
         JsonNode template = Rendered.find(documents, "AWSNodeTemplate", "default");
         JsonNode nodeClass = Rendered.find(documents, "EC2NodeClass", "default");
-        assertThat(nodeClass.at("/spec/amiFamily").asText()).isEqualTo(template.at("/spec/amiFamily").asText()).isEqualTo("AL2");
+        assertThat(nodeClass.at("/spec/amiFamily").asText())
+                .isEqualTo(template.at("/spec/amiFamily").asText())
+                .isEqualTo("AL2");
         // the default instance profile becomes the role it holds; selectors become selector terms
         assertThat(nodeClass.at("/spec/role").asText()).isEqualTo(Rendered.ROLE);
         assertThat(nodeClass.at("/spec/subnetSelectorTerms/0/tags")).isEqualTo(template.at("/spec/subnetSelector"));
-        assertThat(nodeClass.at("/spec/securityGroupSelectorTerms/0/tags")).isEqualTo(template.at("/spec/securityGroupSelector"));
+        assertThat(nodeClass.at("/spec/securityGroupSelectorTerms/0/tags"))
+                .isEqualTo(template.at("/spec/securityGroupSelector"));
     }
 
     @Test
@@ -88,7 +107,8 @@ class V1Beta1ManifestsTest {
 
         assertThat(nodePool.at("/spec/disruption").toString())
                 .isEqualTo("{\"consolidationPolicy\":\"WhenUnderutilized\",\"expireAfter\":\"720h\"}");
-        assertThat(Rendered.find(Rendered.of(config("0.37.8")), "EC2NodeClass", "default").at("/spec/blockDeviceMappings"))
+        assertThat(Rendered.find(Rendered.of(config("0.37.8")), "EC2NodeClass", "default")
+                        .at("/spec/blockDeviceMappings"))
                 .hasSize(2);
     }
 

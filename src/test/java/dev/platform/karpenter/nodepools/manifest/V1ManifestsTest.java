@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /** Karpenter 1.x: upstream's NodePool and EC2NodeClass "default", from the settings. */
 class V1ManifestsTest {
     static final List<JsonNode> DEFAULTS = Rendered.of(config(V1));
-    static final List<JsonNode> CUSTOM = Rendered.of(config(V1,
+    static final List<JsonNode> CUSTOM = Rendered.of(config(
+            V1,
             "ami_family = \"AL2023\"",
             "discovery_tag_key = \"example.com/karpenter\"",
             "capacity_types = [\"spot\"]",
@@ -37,7 +38,11 @@ class V1ManifestsTest {
     void rendersOneNodePoolAndTheNodeClassItReferences() {
         assertThat(Rendered.identities(DEFAULTS))
                 .containsExactly("karpenter.sh/v1 NodePool default", "karpenter.k8s.aws/v1 EC2NodeClass default");
-        JsonNode ref = find(DEFAULTS, "NodePool", "default").path("spec").path("template").path("spec").path("nodeClassRef");
+        JsonNode ref = find(DEFAULTS, "NodePool", "default")
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("nodeClassRef");
         assertThat(ref.path("group").asText()).isEqualTo("karpenter.k8s.aws");
         assertThat(ref.path("kind").asText()).isEqualTo("EC2NodeClass");
         assertThat(ref.path("name").asText()).isEqualTo("default");
@@ -48,8 +53,15 @@ class V1ManifestsTest {
     void theDefaultNodePoolHasUpstreamsLimitsExpiryAndConsolidation() {
         JsonNode spec = find(DEFAULTS, "NodePool", "default").path("spec");
 
-        assertThat(at(spec, "/limits/cpu", "/limits/memory", "/template/spec/expireAfter", "/template/metadata",
-                "/template/spec/taints", "/disruption/consolidationPolicy", "/disruption/consolidateAfter"))
+        assertThat(at(
+                        spec,
+                        "/limits/cpu",
+                        "/limits/memory",
+                        "/template/spec/expireAfter",
+                        "/template/metadata",
+                        "/template/spec/taints",
+                        "/disruption/consolidationPolicy",
+                        "/disruption/consolidateAfter"))
                 .containsExactly("1000", "1000Gi", "720h", MISSING, MISSING, "WhenEmptyOrUnderutilized", "1m");
     }
 
@@ -64,19 +76,30 @@ class V1ManifestsTest {
         assertThat(spec.has("amiFamily")).as("the alias implies the family").isFalse();
         for (String selector : List.of("subnetSelectorTerms", "securityGroupSelectorTerms")) {
             assertThat(spec.path(selector)).as(selector).hasSize(1);
-            assertThat(spec.path(selector).get(0).path("tags").properties()).as(selector).singleElement()
-                    .satisfies(e -> assertThat(e.getKey() + "=" + e.getValue().asText()).isEqualTo("karpenter.sh/discovery=demo"));
+            assertThat(spec.path(selector).get(0).path("tags").properties())
+                    .as(selector)
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.getKey() + "=" + e.getValue().asText())
+                            .isEqualTo("karpenter.sh/discovery=demo"));
         }
-        assertThat(volumes(spec)).containsExactly("/dev/xvda gp3 4Gi encrypted deleteOnTermination",
-                "/dev/xvdb gp3 20Gi encrypted deleteOnTermination");
+        assertThat(volumes(spec))
+                .containsExactly(
+                        "/dev/xvda gp3 4Gi encrypted deleteOnTermination",
+                        "/dev/xvdb gp3 20Gi encrypted deleteOnTermination");
     }
 
     @Test
     void customSettingsReachEveryField() {
         JsonNode spec = find(CUSTOM, "NodePool", "default").path("spec");
 
-        assertThat(at(spec, "/limits/cpu", "/limits/memory", "/disruption/consolidationPolicy",
-                "/disruption/consolidateAfter", "/template/spec/expireAfter", "/template/metadata/labels"))
+        assertThat(at(
+                        spec,
+                        "/limits/cpu",
+                        "/limits/memory",
+                        "/disruption/consolidationPolicy",
+                        "/disruption/consolidateAfter",
+                        "/template/spec/expireAfter",
+                        "/template/metadata/labels"))
                 .containsExactly("16", "64Gi", "WhenEmpty", "10m", "Never", "{\"team\":\"platform\"}");
         assertThat(taints(spec.at("/template/spec/taints"))).containsExactly("dedicated=batch:NoSchedule");
     }
@@ -86,7 +109,12 @@ class V1ManifestsTest {
         JsonNode spec = find(CUSTOM, "EC2NodeClass", "default").path("spec");
 
         String selector = "[{\"tags\":{\"example.com/karpenter\":\"demo\"}}]";
-        assertThat(at(spec, "/amiSelectorTerms", "/subnetSelectorTerms", "/securityGroupSelectorTerms", "/blockDeviceMappings"))
+        assertThat(at(
+                        spec,
+                        "/amiSelectorTerms",
+                        "/subnetSelectorTerms",
+                        "/securityGroupSelectorTerms",
+                        "/blockDeviceMappings"))
                 .containsExactly("[{\"alias\":\"al2023@latest\"}]", selector, selector, MISSING);
     }
 
@@ -95,38 +123,51 @@ class V1ManifestsTest {
         JsonNode spec = find(CUSTOM, "NodePool", "on-demand").path("spec");
 
         // consolidateAfter is inherited from the top-level settings.
-        assertThat(at(spec, "/template/spec/nodeClassRef/name", "/disruption/consolidationPolicy", "/disruption/consolidateAfter"))
+        assertThat(at(
+                        spec,
+                        "/template/spec/nodeClassRef/name",
+                        "/disruption/consolidationPolicy",
+                        "/disruption/consolidateAfter"))
                 .containsExactly("default", "WhenEmptyOrUnderutilized", "10m");
         assertThat(CUSTOM).hasSize(3);
     }
 
     @Test
     void al2UsesItsAlias() {
-        JsonNode spec = find(Rendered.of(config(V1, "ami_family = \"AL2\"")), "EC2NodeClass", "default").path("spec");
+        JsonNode spec = find(Rendered.of(config(V1, "ami_family = \"AL2\"")), "EC2NodeClass", "default")
+                .path("spec");
 
         assertThat(spec.path("amiSelectorTerms").get(0).path("alias").asText()).isEqualTo("al2@latest");
     }
 
     @Test
     void aPinnedAmiReleaseGoesIntoTheAlias() {
-        JsonNode spec = find(Rendered.of(config(V1, "ami_family = \"AL2023\"", "ami_version = \"v20240625\"")),
-                "EC2NodeClass", "default").path("spec");
+        JsonNode spec = find(
+                        Rendered.of(config(V1, "ami_family = \"AL2023\"", "ami_version = \"v20240625\"")),
+                        "EC2NodeClass",
+                        "default")
+                .path("spec");
 
         assertThat(spec.path("amiSelectorTerms").get(0).path("alias").asText()).isEqualTo("al2023@v20240625");
     }
 
     @Test
     void theNodeClassTagsEverythingKarpenterLaunches() {
-        JsonNode spec = find(Rendered.of(config(V1, "tags = { Team = \"platform\" }")), "EC2NodeClass", "default").path("spec");
+        JsonNode spec = find(Rendered.of(config(V1, "tags = { Team = \"platform\" }")), "EC2NodeClass", "default")
+                .path("spec");
 
         assertThat(spec.path("tags").size()).isEqualTo(1);
         assertThat(spec.path("tags").path("Team").asText()).isEqualTo("platform");
-        assertThat(find(Rendered.of(config(V1)), "EC2NodeClass", "default").path("spec").has("tags")).isFalse();
+        assertThat(find(Rendered.of(config(V1)), "EC2NodeClass", "default")
+                        .path("spec")
+                        .has("tags"))
+                .isFalse();
     }
 
     @Test
     void needsNoUninstallHookAsTheNodeClassFinalizerWaitsForTheNodes() {
-        assertThat(NodePoolManifests.forApis(config(V1).apis()).uninstallHook(config(V1).nodePools(), "karpenter", 900))
+        assertThat(NodePoolManifests.forApis(config(V1).apis())
+                        .uninstallHook(config(V1).nodePools(), "karpenter", 900))
                 .isEmpty();
     }
 

@@ -1,6 +1,16 @@
 package dev.platform.karpenter.testing.kubernetes;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.introspect.Annotated;
+import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -17,16 +27,6 @@ import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import java.util.List;
 import java.util.Map;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.MapperFeature;
-import com.fasterxml.jackson.databind.cfg.CoercionAction;
-import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.introspect.Annotated;
-import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.type.LogicalType;
-import com.fasterxml.jackson.core.JsonProcessingException;
 
 /**
  * Core Kubernetes objects read through the typed fabric8 model, strictly, as the API server decodes them: a field
@@ -43,27 +43,34 @@ public final class CoreObjects {
             Map.entry("v1 Service", Service.class),
             Map.entry("apps/v1 Deployment", Deployment.class),
             Map.entry("batch/v1 Job", Job.class),
-            Map.entry("policy/v1 PodDisruptionBudget", io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class),
+            Map.entry(
+                    "policy/v1 PodDisruptionBudget",
+                    io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class),
             // helm template without a cluster assumes Kubernetes 1.20, so the charts pick this version; a real
             // cluster gets policy/v1, whose spec is the same.
-            Map.entry("policy/v1beta1 PodDisruptionBudget",
+            Map.entry(
+                    "policy/v1beta1 PodDisruptionBudget",
                     io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudget.class),
             Map.entry("rbac.authorization.k8s.io/v1 ClusterRole", ClusterRole.class),
             Map.entry("rbac.authorization.k8s.io/v1 ClusterRoleBinding", ClusterRoleBinding.class),
             Map.entry("rbac.authorization.k8s.io/v1 Role", Role.class),
             Map.entry("rbac.authorization.k8s.io/v1 RoleBinding", RoleBinding.class),
-            Map.entry("admissionregistration.k8s.io/v1 MutatingWebhookConfiguration", MutatingWebhookConfiguration.class),
-            Map.entry("admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration", ValidatingWebhookConfiguration.class),
+            Map.entry(
+                    "admissionregistration.k8s.io/v1 MutatingWebhookConfiguration", MutatingWebhookConfiguration.class),
+            Map.entry(
+                    "admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration",
+                    ValidatingWebhookConfiguration.class),
             Map.entry("apiextensions.k8s.io/v1 CustomResourceDefinition", CustomResourceDefinition.class));
 
     private static final JsonMapper STRICT = JsonMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-            .withCoercionConfig(LogicalType.Textual, c -> c
-                    .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                    .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+            .withCoercionConfig(
+                    LogicalType.Textual,
+                    c -> c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                            .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                            .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
             .annotationIntrospector(new JacksonAnnotationIntrospector() {
                 @Override
                 public Boolean hasAnySetter(Annotated a) {
@@ -72,8 +79,7 @@ public final class CoreObjects {
             })
             .build();
 
-    private CoreObjects() {
-    }
+    private CoreObjects() {}
 
     /** Whether a typed model exists for the object's apiVersion and kind. */
     public static boolean isCore(JsonNode object) {

@@ -19,8 +19,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * every core kind this project meets (webhooks included), plus the Job of the node pools' uninstall hook.
  */
 class CoreObjectsTest {
-    private static final List<JsonNode> RENDERED = HelmRender.template(UpstreamCharts.chart("v0.30.0", UpstreamCharts.CONTROLLER_CHART),
-            "karpenter", "karpenter", "settings: {aws: {clusterName: demo}}\n");
+    private static final List<JsonNode> RENDERED = HelmRender.template(
+            UpstreamCharts.chart("v0.30.0", UpstreamCharts.CONTROLLER_CHART),
+            "karpenter",
+            "karpenter",
+            "settings: {aws: {clusterName: demo}}\n");
     private static final JsonNode JOB = HelmRender.parse("""
             apiVersion: batch/v1
             kind: Job
@@ -36,17 +39,26 @@ class CoreObjectsTest {
     /** One wrong-typed value per kind, as a user or a template mistake would write it. */
     private static final Map<String, Consumer<ObjectNode>> WRONG_TYPE = Map.ofEntries(
             Map.entry("Deployment", o -> ((ObjectNode) o.path("spec")).put("replicas", "2")),
-            Map.entry("ServiceAccount", o -> ((ObjectNode) o.path("metadata")).putObject("annotations")
-                    .put("eks.amazonaws.com/sts-regional-endpoints", true)),
+            Map.entry(
+                    "ServiceAccount",
+                    o -> ((ObjectNode) o.path("metadata"))
+                            .putObject("annotations")
+                            .put("eks.amazonaws.com/sts-regional-endpoints", true)),
             Map.entry("ConfigMap", o -> o.putObject("data").put("batchMaxDuration", 10)),
             Map.entry("Secret", o -> o.put("immutable", "yes")),
             Map.entry("Service", o -> ((ObjectNode) o.at("/spec/ports/0")).put("port", "8000")),
-            Map.entry("PodDisruptionBudget", o -> ((ObjectNode) o.path("spec")).putArray("selector").add("karpenter")),
+            Map.entry(
+                    "PodDisruptionBudget",
+                    o -> ((ObjectNode) o.path("spec")).putArray("selector").add("karpenter")),
             Map.entry("ClusterRole", o -> ((ObjectNode) o.at("/rules/0")).put("verbs", "get")),
             Map.entry("ClusterRoleBinding", o -> o.put("roleRef", "karpenter")),
             Map.entry("Role", o -> ((ObjectNode) o.at("/rules/0")).put("apiGroups", 1)),
-            Map.entry("RoleBinding", o -> ((ObjectNode) o.at("/subjects/0")).putArray("name").add("karpenter")),
-            Map.entry("MutatingWebhookConfiguration", o -> ((ObjectNode) o.at("/webhooks/0")).put("timeoutSeconds", "10")),
+            Map.entry(
+                    "RoleBinding",
+                    o -> ((ObjectNode) o.at("/subjects/0")).putArray("name").add("karpenter")),
+            Map.entry(
+                    "MutatingWebhookConfiguration",
+                    o -> ((ObjectNode) o.at("/webhooks/0")).put("timeoutSeconds", "10")),
             Map.entry("ValidatingWebhookConfiguration", o -> ((ObjectNode) o.at("/webhooks/0")).put("sideEffects", 0)),
             Map.entry("Job", o -> ((ObjectNode) o.path("spec")).put("backoffLimit", true)),
             Map.entry("CustomResourceDefinition", o -> ((ObjectNode) o.path("spec")).put("versions", "v1")));
@@ -59,7 +71,9 @@ class CoreObjectsTest {
 
     @Test
     void theRenderedObjectsCoverEveryKindWithAWrongTypeCase() {
-        assertThat(objects().map(a -> ((JsonNode) a.get()[1]).path("kind").asText()).distinct())
+        assertThat(objects()
+                        .map(a -> ((JsonNode) a.get()[1]).path("kind").asText())
+                        .distinct())
                 .containsExactlyInAnyOrderElementsOf(WRONG_TYPE.keySet());
     }
 
@@ -90,7 +104,10 @@ class CoreObjectsTest {
 
     @Test
     void aKindWithoutATypedModelIsAnError() {
-        JsonNode monitor = HelmRender.parse("{apiVersion: monitoring.coreos.com/v1, kind: ServiceMonitor, metadata: {name: k}}").get(0);
-        assertThat(CoreObjects.errors(monitor)).containsExactly("no typed model for monitoring.coreos.com/v1 ServiceMonitor");
+        JsonNode monitor = HelmRender.parse(
+                        "{apiVersion: monitoring.coreos.com/v1, kind: ServiceMonitor, metadata: {name: k}}")
+                .get(0);
+        assertThat(CoreObjects.errors(monitor))
+                .containsExactly("no typed model for monitoring.coreos.com/v1 ServiceMonitor");
     }
 }

@@ -38,6 +38,7 @@ public final class CrdValidator {
 
     /** The openAPIV3Schema of each served "group/version Kind". */
     private final Map<String, JsonNode> schemas;
+
     private final Map<String, JsonSchema> jsonSchemas = new ConcurrentHashMap<>();
 
     private CrdValidator(Map<String, JsonNode> schemas) {
@@ -52,7 +53,9 @@ public final class CrdValidator {
             String kind = crd.at("/spec/names/kind").asText();
             for (JsonNode version : crd.at("/spec/versions")) {
                 if (version.path("served").asBoolean()) {
-                    schemas.put(key(group + "/" + version.path("name").asText(), kind), version.at("/schema/openAPIV3Schema"));
+                    schemas.put(
+                            key(group + "/" + version.path("name").asText(), kind),
+                            version.at("/schema/openAPIV3Schema"));
                 }
             }
         }
@@ -78,7 +81,8 @@ public final class CrdValidator {
 
     /** Whether a CRD of this release serves the object's apiVersion and kind. */
     public boolean serves(JsonNode object) {
-        return schemas.containsKey(key(object.path("apiVersion").asText(), object.path("kind").asText()));
+        return schemas.containsKey(
+                key(object.path("apiVersion").asText(), object.path("kind").asText()));
     }
 
     /** What the API server would answer to creating {@code object}: one line per problem, empty when accepted. */
@@ -93,7 +97,10 @@ public final class CrdValidator {
         ObjectNode defaulted = object.deepCopy();
         applyDefaults(schema, defaulted);
         JsonSchema jsonSchema = jsonSchemas.computeIfAbsent(key, k -> FACTORY.getSchema(structural(schema, true)));
-        jsonSchema.validate(defaulted).stream().map(ValidationMessage::getMessage).sorted().forEach(errors::add);
+        jsonSchema.validate(defaulted).stream()
+                .map(ValidationMessage::getMessage)
+                .sorted()
+                .forEach(errors::add);
         evaluateRules(schema, defaulted, "", errors);
         return errors;
     }
@@ -102,7 +109,8 @@ public final class CrdValidator {
     public void assertAccepted(JsonNode object) {
         List<String> errors = errors(object);
         if (!errors.isEmpty()) {
-            throw new AssertionError(HelmRender.describe(object) + " would be rejected:\n  " + String.join("\n  ", errors));
+            throw new AssertionError(
+                    HelmRender.describe(object) + " would be rejected:\n  " + String.join("\n  ", errors));
         }
     }
 
@@ -116,7 +124,8 @@ public final class CrdValidator {
      */
     static JsonNode structural(JsonNode openApi, boolean root) {
         ObjectNode out = JSON.createObjectNode();
-        boolean preserveUnknown = openApi.path("x-kubernetes-preserve-unknown-fields").asBoolean();
+        boolean preserveUnknown =
+                openApi.path("x-kubernetes-preserve-unknown-fields").asBoolean();
         boolean intOrString = openApi.path("x-kubernetes-int-or-string").asBoolean();
         openApi.fields().forEachRemaining(field -> {
             String name = field.getKey();
@@ -124,11 +133,15 @@ public final class CrdValidator {
             switch (name) {
                 case "properties" -> {
                     ObjectNode properties = out.putObject("properties");
-                    value.fields().forEachRemaining(p -> properties.set(p.getKey(),
-                            root && p.getKey().equals("metadata") ? JSON.createObjectNode().put("type", "object")
-                                    : structural(p.getValue(), false)));
+                    value.fields()
+                            .forEachRemaining(p -> properties.set(
+                                    p.getKey(),
+                                    root && p.getKey().equals("metadata")
+                                            ? JSON.createObjectNode().put("type", "object")
+                                            : structural(p.getValue(), false)));
                 }
-                case "items", "additionalProperties", "not" -> out.set(name, value.isObject() ? structural(value, false) : value);
+                case "items", "additionalProperties", "not" ->
+                    out.set(name, value.isObject() ? structural(value, false) : value);
                 case "allOf", "anyOf", "oneOf" -> {
                     ArrayNode all = out.putArray(name);
                     value.forEach(s -> all.add(structural(s, false)));
@@ -140,10 +153,14 @@ public final class CrdValidator {
                 }
                 case "type" -> {
                     if (!intOrString) {
-                        out.set(name, openApi.path("nullable").asBoolean() ? JSON.createArrayNode().add(value).add("null") : value);
+                        out.set(
+                                name,
+                                openApi.path("nullable").asBoolean()
+                                        ? JSON.createArrayNode().add(value).add("null")
+                                        : value);
                     }
                 }
-                case "description", "default", "example", "externalDocs", "nullable", "title" -> { }
+                case "description", "default", "example", "externalDocs", "nullable", "title" -> {}
                 default -> {
                     if (!name.startsWith("x-kubernetes-")) {
                         out.set(name, value);
@@ -152,7 +169,9 @@ public final class CrdValidator {
             }
         });
         if (intOrString) {
-            out.putArray("anyOf").add(JSON.createObjectNode().put("type", "integer")).add(JSON.createObjectNode().put("type", "string"));
+            out.putArray("anyOf")
+                    .add(JSON.createObjectNode().put("type", "integer"))
+                    .add(JSON.createObjectNode().put("type", "string"));
         }
         boolean isObject = openApi.path("type").asText().equals("object");
         if (isObject && !preserveUnknown && !openApi.has("additionalProperties")) {
@@ -208,7 +227,8 @@ public final class CrdValidator {
             });
             JsonNode additional = schema.path("additionalProperties");
             if (additional.isObject()) {
-                value.fields().forEachRemaining(e -> evaluateRules(additional, e.getValue(), join(path, e.getKey()), errors));
+                value.fields()
+                        .forEachRemaining(e -> evaluateRules(additional, e.getValue(), join(path, e.getKey()), errors));
             }
         } else if (value.isArray() && schema.path("items").isObject()) {
             for (int i = 0; i < value.size(); i++) {
@@ -225,7 +245,9 @@ public final class CrdValidator {
         }
         try {
             return KubernetesCel.evaluate(validation.path("messageExpression").asText(), self) instanceof String text
-                    && !text.isBlank() ? text : fallback;
+                            && !text.isBlank()
+                    ? text
+                    : fallback;
         } catch (CelEvaluationException e) {
             return fallback;
         }

@@ -59,12 +59,17 @@ class CrdValidatorTest {
 
     @Test
     void servesTheKindsOfItsReleaseOnly() {
-        assertThat(V1.servedKinds()).contains("karpenter.sh/v1 NodePool", "karpenter.k8s.aws/v1 EC2NodeClass")
+        assertThat(V1.servedKinds())
+                .contains("karpenter.sh/v1 NodePool", "karpenter.k8s.aws/v1 EC2NodeClass")
                 .noneMatch(k -> k.startsWith("karpenter") && (k.contains("v1beta1") || k.contains("v1alpha5")));
-        assertThat(V1ALPHA5.servedKinds()).contains("karpenter.sh/v1alpha5 Provisioner", "karpenter.k8s.aws/v1alpha1 AWSNodeTemplate");
+        assertThat(V1ALPHA5.servedKinds())
+                .contains("karpenter.sh/v1alpha5 Provisioner", "karpenter.k8s.aws/v1alpha1 AWSNodeTemplate");
         ObjectNode beta = (ObjectNode) yaml(NODE_POOL);
         beta.put("apiVersion", "karpenter.sh/v1beta1");
-        assertThat(V1.errors(beta)).singleElement().asString().startsWith("no matches for kind \"NodePool\" in version \"karpenter.sh/v1beta1\"");
+        assertThat(V1.errors(beta))
+                .singleElement()
+                .asString()
+                .startsWith("no matches for kind \"NodePool\" in version \"karpenter.sh/v1beta1\"");
     }
 
     @Test
@@ -79,30 +84,46 @@ class CrdValidatorTest {
     void nodePool() {
         assertRejected(V1, NODE_POOL, "/spec/template/spec/requirements/0", "operator", "Like", "operator");
         // Schema: a field the structural schema does not have.
-        assertRejected(V1, NODE_POOL, "/spec/disruption", "consolidationPolicies", "WhenEmpty", "consolidationPolicies");
+        assertRejected(
+                V1, NODE_POOL, "/spec/disruption", "consolidationPolicies", "WhenEmpty", "consolidationPolicies");
         // CEL on a property: a label in Karpenter's own domain that it does not define.
-        assertRejected(V1, NODE_POOL, "/spec/template/spec/requirements/0", "key", "karpenter.sh/custom",
+        assertRejected(
+                V1,
+                NODE_POOL,
+                "/spec/template/spec/requirements/0",
+                "key",
+                "karpenter.sh/custom",
                 "label domain \"karpenter.sh\" is restricted");
         // CEL on a list: In with no values.
         ObjectNode empty = (ObjectNode) yaml(NODE_POOL);
         ((ObjectNode) empty.at("/spec/template/spec/requirements/0")).putArray("values");
-        assertThat(V1.errors(empty)).anySatisfy(e -> assertThat(e).contains("requirements with operator 'In' must have a value defined"));
+        assertThat(V1.errors(empty))
+                .anySatisfy(e -> assertThat(e).contains("requirements with operator 'In' must have a value defined"));
         // CEL that fails to evaluate: Gt with a value that is no integer.
         ObjectNode notANumber = (ObjectNode) yaml(NODE_POOL);
-        ((ObjectNode) notANumber.at("/spec/template/spec/requirements/1")).putArray("values").add("two");
+        ((ObjectNode) notANumber.at("/spec/template/spec/requirements/1"))
+                .putArray("values")
+                .add("two");
         assertThat(V1.errors(notANumber)).anySatisfy(e -> assertThat(e).contains("spec.template.spec.requirements"));
     }
 
     @Test
     void ec2NodeClass() {
         // CEL on spec: exactly one of role and instanceProfile.
-        assertRejected(V1, NODE_CLASS, "/spec", "instanceProfile", "KarpenterNodeInstanceProfile-demo",
+        assertRejected(
+                V1,
+                NODE_CLASS,
+                "/spec",
+                "instanceProfile",
+                "KarpenterNodeInstanceProfile-demo",
                 "must specify exactly one of ['role', 'instanceProfile']");
-        assertRejectedWithout(V1, NODE_CLASS, "/spec", "role", "must specify exactly one of ['role', 'instanceProfile']");
+        assertRejectedWithout(
+                V1, NODE_CLASS, "/spec", "role", "must specify exactly one of ['role', 'instanceProfile']");
         // Required: the server needs AMI selector terms.
         assertRejectedWithout(V1, NODE_CLASS, "/spec", "amiSelectorTerms", "amiSelectorTerms");
         // CEL on an alias: a family Karpenter does not know.
-        assertRejected(V1, NODE_CLASS, "/spec/amiSelectorTerms/0", "alias", "ubuntu@latest", "spec.amiSelectorTerms[0].alias");
+        assertRejected(
+                V1, NODE_CLASS, "/spec/amiSelectorTerms/0", "alias", "ubuntu@latest", "spec.amiSelectorTerms[0].alias");
         // Typed metadata: ObjectMeta has no such field.
         assertRejected(V1, NODE_CLASS, "/metadata", "labelz", "x", "labelz");
     }
@@ -120,8 +141,13 @@ class CrdValidatorTest {
         ((ObjectNode) wrongType.path("spec")).put("amiFamily", 3);
         assertThat(V1ALPHA5.errors(wrongType)).anySatisfy(e -> assertThat(e).contains("amiFamily"));
         ObjectNode wrongNested = (ObjectNode) yaml(NODE_TEMPLATE);
-        ((ObjectNode) wrongNested.path("spec")).putArray("blockDeviceMappings").addObject().put("deviceName", "/dev/xvda")
-                .putObject("ebs").put("volumeSize", "4Gi").put("throughputs", 125);
+        ((ObjectNode) wrongNested.path("spec"))
+                .putArray("blockDeviceMappings")
+                .addObject()
+                .put("deviceName", "/dev/xvda")
+                .putObject("ebs")
+                .put("volumeSize", "4Gi")
+                .put("throughputs", 125);
         assertThat(V1ALPHA5.errors(wrongNested)).anySatisfy(e -> assertThat(e).contains("throughputs"));
     }
 
@@ -172,9 +198,10 @@ class CrdValidatorTest {
                                 - rule: self.name != 'x'
                                   message: name may not be x
                 """));
-        JsonNode widget = yaml("{apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {size: 12, name: x}}");
-        assertThat(widgets.errors(widget)).containsExactly("spec: Invalid value: size 12 is over 9",
-                "spec: Invalid value: name may not be x");
+        JsonNode widget =
+                yaml("{apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {size: 12, name: x}}");
+        assertThat(widgets.errors(widget))
+                .containsExactly("spec: Invalid value: size 12 is over 9", "spec: Invalid value: name may not be x");
     }
 
     private static String schema(CrdValidator validator, String apiVersion, String kind) {
@@ -182,20 +209,24 @@ class CrdValidatorTest {
     }
 
     /** The valid object with {@code field} at {@code pointer} set to {@code value} is rejected naming {@code expected}. */
-    private static void assertRejected(CrdValidator validator, String valid, String pointer, String field, String value,
-            String expected) {
+    private static void assertRejected(
+            CrdValidator validator, String valid, String pointer, String field, String value, String expected) {
         ObjectNode bad = (ObjectNode) yaml(valid);
         ((ObjectNode) bad.at(pointer)).put(field, value);
         List<String> errors = validator.errors(bad);
-        assertThat(errors).as(pointer + "/" + field + " = " + value).anySatisfy(e -> assertThat(e).contains(expected));
+        assertThat(errors)
+                .as(pointer + "/" + field + " = " + value)
+                .anySatisfy(e -> assertThat(e).contains(expected));
     }
 
     /** The valid object without {@code field} at {@code pointer} is rejected naming {@code expected}. */
-    private static void assertRejectedWithout(CrdValidator validator, String valid, String pointer, String field,
-            String expected) {
+    private static void assertRejectedWithout(
+            CrdValidator validator, String valid, String pointer, String field, String expected) {
         ObjectNode bad = (ObjectNode) yaml(valid);
         ((ObjectNode) bad.at(pointer)).remove(field);
-        assertThat(validator.errors(bad)).as("without " + pointer + "/" + field).anySatisfy(e -> assertThat(e).contains(expected));
+        assertThat(validator.errors(bad))
+                .as("without " + pointer + "/" + field)
+                .anySatisfy(e -> assertThat(e).contains(expected));
     }
 
     static JsonNode yaml(String text) {

@@ -16,8 +16,7 @@ import java.util.List;
  * render once per test class.
  */
 public final class HelmRender {
-    private HelmRender() {
-    }
+    private HelmRender() {}
 
     /** {@code helm template <release> <chartDir> --namespace <namespace> -f <values>}: the objects, in order. */
     public static List<JsonNode> template(Path chartDir, String release, String namespace, String valuesYaml) {
@@ -28,7 +27,12 @@ public final class HelmRender {
     public static String templateText(Path chartDir, String release, String namespace, String valuesYaml) {
         Path values = writeValues(valuesYaml);
         try {
-            return new Helm(chartDir).template().withName(release).withNamespace(namespace).withValuesFile(values).call();
+            return new Helm(chartDir)
+                    .template()
+                    .withName(release)
+                    .withNamespace(namespace)
+                    .withValuesFile(values)
+                    .call();
         } finally {
             delete(values);
         }
@@ -42,14 +46,16 @@ public final class HelmRender {
     /** Every YAML document of a multi-document text, empty documents (Helm prints some) left out. */
     public static List<JsonNode> parse(String yaml) {
         return Json.yamlDocuments(yaml).stream()
-                .filter(document -> document != null && !document.isNull() && !document.isMissingNode() && !document.isEmpty())
+                .filter(document ->
+                        document != null && !document.isNull() && !document.isMissingNode() && !document.isEmpty())
                 .toList();
     }
 
     /** The single object of a kind and name. */
     public static JsonNode find(List<JsonNode> objects, String kind, String name) {
         List<JsonNode> matches = objects.stream()
-                .filter(o -> o.path("kind").asText().equals(kind) && o.path("metadata").path("name").asText().equals(name))
+                .filter(o -> o.path("kind").asText().equals(kind)
+                        && o.path("metadata").path("name").asText().equals(name))
                 .toList();
         if (matches.size() != 1) {
             throw new AssertionError("expected one " + kind + " " + name + ", found " + matches.size() + " among "
@@ -60,12 +66,15 @@ public final class HelmRender {
 
     /** Objects of a kind. */
     public static List<JsonNode> ofKind(List<JsonNode> objects, String kind) {
-        return objects.stream().filter(o -> o.path("kind").asText().equals(kind)).toList();
+        return objects.stream()
+                .filter(o -> o.path("kind").asText().equals(kind))
+                .toList();
     }
 
     /** "Kind name", for messages. */
     public static String describe(JsonNode object) {
-        return object.path("kind").asText() + " " + object.path("metadata").path("name").asText();
+        return object.path("kind").asText() + " "
+                + object.path("metadata").path("name").asText();
     }
 
     private static Path writeValues(String valuesYaml) {

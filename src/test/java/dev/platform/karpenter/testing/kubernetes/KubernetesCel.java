@@ -33,33 +33,48 @@ public final class KubernetesCel {
     public static final List<String> SHIMMED_FUNCTIONS = List.of("find", "findAll");
 
     private static final Cel CEL = CelFactory.standardCelBuilder()
-            .setOptions(CelOptions.current().enableHeterogeneousNumericComparisons(true).build())
+            .setOptions(CelOptions.current()
+                    .enableHeterogeneousNumericComparisons(true)
+                    .build())
             .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
             .addVar("self", SimpleType.DYN)
             .addCompilerLibraries(CelExtensions.strings())
             .addRuntimeLibraries(CelExtensions.strings())
             .addFunctionDeclarations(
-                    CelFunctionDecl.newFunctionDeclaration("find",
-                            CelOverloadDecl.newMemberOverload("string_find_string", SimpleType.STRING, SimpleType.STRING,
-                                    SimpleType.STRING)),
-                    CelFunctionDecl.newFunctionDeclaration("findAll",
-                            CelOverloadDecl.newMemberOverload("string_find_all_string", ListType.create(SimpleType.STRING),
-                                    SimpleType.STRING, SimpleType.STRING),
-                            CelOverloadDecl.newMemberOverload("string_find_all_string_int", ListType.create(SimpleType.STRING),
-                                    SimpleType.STRING, SimpleType.STRING, SimpleType.INT)))
+                    CelFunctionDecl.newFunctionDeclaration(
+                            "find",
+                            CelOverloadDecl.newMemberOverload(
+                                    "string_find_string", SimpleType.STRING, SimpleType.STRING, SimpleType.STRING)),
+                    CelFunctionDecl.newFunctionDeclaration(
+                            "findAll",
+                            CelOverloadDecl.newMemberOverload(
+                                    "string_find_all_string",
+                                    ListType.create(SimpleType.STRING),
+                                    SimpleType.STRING,
+                                    SimpleType.STRING),
+                            CelOverloadDecl.newMemberOverload(
+                                    "string_find_all_string_int",
+                                    ListType.create(SimpleType.STRING),
+                                    SimpleType.STRING,
+                                    SimpleType.STRING,
+                                    SimpleType.INT)))
             .addFunctionBindings(
                     CelFunctionBinding.from("string_find_string", String.class, String.class, KubernetesCel::find),
-                    CelFunctionBinding.from("string_find_all_string", String.class, String.class,
+                    CelFunctionBinding.from(
+                            "string_find_all_string",
+                            String.class,
+                            String.class,
                             (text, regex) -> findAll(text, regex, -1)),
-                    CelFunctionBinding.from("string_find_all_string_int", List.of(String.class, String.class, Long.class),
+                    CelFunctionBinding.from(
+                            "string_find_all_string_int",
+                            List.of(String.class, String.class, Long.class),
                             args -> findAll((String) args[0], (String) args[1], (Long) args[2])))
             .build();
 
     private static final Map<String, Program> PROGRAMS = new ConcurrentHashMap<>();
     private static final Map<String, Pattern> PATTERNS = new ConcurrentHashMap<>();
 
-    private KubernetesCel() {
-    }
+    private KubernetesCel() {}
 
     /** Evaluates {@code rule} with {@code self} bound to {@code self}; a compile error is an IllegalArgumentException. */
     public static Object evaluate(String rule, Object self) throws CelEvaluationException {

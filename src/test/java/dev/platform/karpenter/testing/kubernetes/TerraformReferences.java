@@ -12,8 +12,7 @@ import java.util.regex.Pattern;
 public final class TerraformReferences {
     private static final Pattern TEMPLATE = Pattern.compile("\\$\\$\\{|%%\\{|\\$\\{([^}]*)}");
 
-    private TerraformReferences() {
-    }
+    private TerraformReferences() {}
 
     /** {@code text} with each reference replaced by {@code resolve(expression)}. */
     public static String replace(String text, Function<String, String> resolve) {

@@ -15,19 +15,22 @@ import java.util.stream.Stream;
 public final class UpstreamCharts {
     /** One tag per family of each API generation the app renders for. */
     public static final List<String> V1ALPHA5 = List.of("v0.30.0", "v0.31.5");
+
     public static final List<String> V1BETA1 = List.of("v0.32.10", "v0.37.8");
     public static final List<String> V1 = List.of("v1.0.14", "v1.5.8", "v1.10.2", "v1.14.1");
     /** Every family the tests render: all of the above. */
-    public static final List<String> SUPPORTED = java.util.stream.Stream.of(V1ALPHA5, V1BETA1, V1).flatMap(List::stream).toList();
+    public static final List<String> SUPPORTED = java.util.stream.Stream.of(V1ALPHA5, V1BETA1, V1)
+            .flatMap(List::stream)
+            .toList();
 
     public static final String CONTROLLER_CHART = "karpenter";
     public static final String CRD_CHART = "karpenter-crd";
 
     /** CRD validators by tag: the karpenter-crd chart is rendered once per test run. */
-    private static final java.util.Map<String, CrdValidator> VALIDATORS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.Map<String, CrdValidator> VALIDATORS =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
-    private UpstreamCharts() {
-    }
+    private UpstreamCharts() {}
 
     /** The CRDs the karpenter-crd chart of {@code tag} installs, rendered by Helm into namespace "karpenter". */
     public static List<com.fasterxml.jackson.databind.JsonNode> crds(String tag) {
