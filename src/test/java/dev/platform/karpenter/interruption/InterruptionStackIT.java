@@ -46,6 +46,8 @@ class InterruptionStackIT {
     @BeforeAll
     static void applyTheStack() {
         moto = MOTO.server();
+        // The stack reads the cluster (its version guards stop a plan before anything is applied), so it must exist.
+        moto.createEksCluster(CLUSTER, "1.34");
         Synthesized synthesized = Synthesized.of(TestConfigs.parse("""
                 cluster_name = "%s"
                 region = "%s"
