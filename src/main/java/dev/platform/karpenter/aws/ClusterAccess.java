@@ -5,7 +5,6 @@ import com.hashicorp.cdktf.TerraformStack;
 import com.hashicorp.cdktf.Token;
 import dev.platform.karpenter.config.ClusterConfig;
 import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
-import imports.aws.data_aws_eks_cluster.DataAwsEksClusterConfig;
 import imports.helm.provider.HelmProvider;
 import imports.helm.provider.HelmProviderConfig;
 import imports.helm.provider.HelmProviderKubernetes;
@@ -29,13 +28,7 @@ public final class ClusterAccess extends Construct {
 
     public ClusterAccess(TerraformStack stack, String id, ClusterConfig config) {
         super(stack, id);
-        cluster = new DataAwsEksCluster(
-                this,
-                "cluster",
-                DataAwsEksClusterConfig.builder()
-                        .name(config.clusterName())
-                        .lifecycle(ClusterGuards.lifecycle(config))
-                        .build());
+        cluster = ClusterGuards.guardedCluster(this, config);
         endpoint = cluster.getEndpoint();
         helm = new HelmProvider(
                 this,

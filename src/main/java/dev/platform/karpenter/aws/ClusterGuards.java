@@ -8,10 +8,13 @@ import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.KubernetesRange;
 import dev.platform.karpenter.versions.KubernetesSupport;
 import dev.platform.karpenter.versions.NodePoolRules;
+import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
+import imports.aws.data_aws_eks_cluster.DataAwsEksClusterConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import software.constructs.Construct;
 
 /**
  * Version guards, as postconditions on the {@code aws_eks_cluster} data source that every stack of a cluster reads:
@@ -28,6 +31,15 @@ public final class ClusterGuards {
         return TerraformResourceLifecycle.builder()
                 .postcondition(postconditions(config))
                 .build();
+    }
+
+    /** The {@code aws_eks_cluster} data source (id {@code cluster}) of {@code scope}, carrying the guards. */
+    public static DataAwsEksCluster guardedCluster(Construct scope, ClusterConfig config) {
+        DataAwsEksClusterConfig read = DataAwsEksClusterConfig.builder()
+                .name(config.clusterName())
+                .lifecycle(lifecycle(config))
+                .build();
+        return new DataAwsEksCluster(scope, "cluster", read);
     }
 
     static List<Postcondition> postconditions(ClusterConfig config) {

@@ -52,16 +52,17 @@ public final class AwsRules {
     }
 
     static String requireTagValue(String key, String value) {
-        return ConfigException.require(
-                value.length() <= MAX_TAG_VALUE && TAG_TEXT.matcher(value).matches(),
+        return ConfigException.requireMatch(
+                TAG_TEXT,
+                MAX_TAG_VALUE,
                 key,
                 "must be an AWS tag value (at most " + MAX_TAG_VALUE + " letters, digits, spaces or _ . : / = + - @)",
                 value);
     }
 
     static String requireNodeGroupName(String key, String value) {
-        return ConfigException.require(
-                NODE_GROUP.matcher(value).matches(),
+        return ConfigException.requireMatch(
+                NODE_GROUP,
                 key,
                 "must be an EKS node group name "
                         + "(1 to 63 letters, digits, '-' or '_', starting with a letter or digit)",
@@ -69,16 +70,14 @@ public final class AwsRules {
     }
 
     static String requireKmsKey(String key, String value) {
-        return ConfigException.require(
-                KMS_KEY.matcher(value).matches(),
-                key,
-                "must name a KMS key: a key id, key ARN, alias/NAME or alias ARN",
-                value);
+        return ConfigException.requireMatch(
+                KMS_KEY, key, "must name a KMS key: a key id, key ARN, alias/NAME or alias ARN", value);
     }
 
     static String requireKeyPrefix(String key, String value) {
-        return ConfigException.require(
-                value.length() <= 512 && KEY_PREFIX.matcher(value).matches(),
+        return ConfigException.requireMatch(
+                KEY_PREFIX,
+                512,
                 key,
                 "must be an S3 key prefix of letters, digits and ! _ . * ' ( ) - in segments joined by '/', without a "
                         + "leading or trailing '/'",

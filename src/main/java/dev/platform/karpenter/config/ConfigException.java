@@ -1,5 +1,7 @@
 package dev.platform.karpenter.config;
 
+import java.util.regex.Pattern;
+
 /**
  * Bad input in a tfvars file. The message is one line of at most {@link #MAX_LENGTH} characters that names the
  * setting and what is allowed; the app prints it and exits 2 before anything is synthesized.
@@ -24,6 +26,16 @@ public final class ConfigException extends RuntimeException {
             throw new ConfigException(key + " " + rule + ", got " + quote(value));
         }
         return value;
+    }
+
+    /** {@link #require} for a value that must match {@code pattern} whole. */
+    static String requireMatch(Pattern pattern, String key, String rule, String value) {
+        return requireMatch(pattern, Integer.MAX_VALUE, key, rule, value);
+    }
+
+    /** {@link #require} for a value of at most {@code maxLength} characters that must match {@code pattern} whole. */
+    static String requireMatch(Pattern pattern, int maxLength, String key, String rule, String value) {
+        return require(value.length() <= maxLength && pattern.matcher(value).matches(), key, rule, value);
     }
 
     /**

@@ -30,17 +30,15 @@ public final class Kubernetes {
 
     /** A DNS-1123 label: namespaces, service accounts. */
     static String requireDnsLabel(String key, String value) {
-        return ConfigException.require(
-                DNS_LABEL.matcher(value).matches(),
-                key,
-                "must be a Kubernetes name (at most 63 lowercase letters, digits or '-')",
-                value);
+        return ConfigException.requireMatch(
+                DNS_LABEL, key, "must be a Kubernetes name (at most 63 lowercase letters, digits or '-')", value);
     }
 
     /** A DNS-1123 subdomain: names of objects such as node pools. */
     static String requireDnsSubdomain(String key, String value) {
-        return ConfigException.require(
-                value.length() <= 253 && DNS_SUBDOMAIN.matcher(value).matches(),
+        return ConfigException.requireMatch(
+                DNS_SUBDOMAIN,
+                253,
                 key,
                 "must be a Kubernetes name (at most 253 lowercase letters, digits, '-' or '.')",
                 value);
@@ -61,8 +59,9 @@ public final class Kubernetes {
     }
 
     static String requireLabelValue(String key, String value) {
-        return ConfigException.require(
-                value.length() <= 63 && LABEL_VALUE.matcher(value).matches(),
+        return ConfigException.requireMatch(
+                LABEL_VALUE,
+                63,
                 key,
                 "must be a Kubernetes label value (at most 63 letters, digits, '-', '_' or '.')",
                 value);

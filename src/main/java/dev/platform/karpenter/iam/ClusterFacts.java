@@ -7,7 +7,6 @@ import dev.platform.karpenter.aws.ClusterGuards;
 import dev.platform.karpenter.config.ClusterConfig;
 import imports.aws.data_aws_caller_identity.DataAwsCallerIdentity;
 import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
-import imports.aws.data_aws_eks_cluster.DataAwsEksClusterConfig;
 import imports.aws.data_aws_partition.DataAwsPartition;
 import imports.aws.data_aws_region.DataAwsRegion;
 import java.util.List;
@@ -35,14 +34,8 @@ public class ClusterFacts extends Construct {
         partitionName = partition.getPartition();
         regionName = new DataAwsRegion(this, "region").getName();
         accountId = new DataAwsCallerIdentity(this, "account").getAccountId();
-        cluster = new DataAwsEksCluster(
-                this,
-                "cluster",
-                DataAwsEksClusterConfig.builder()
-                        .name(config.clusterName())
-                        // The version guards: this stack is among the first deploy '*' plans.
-                        .lifecycle(ClusterGuards.lifecycle(config))
-                        .build());
+        // The version guards: this stack is among the first deploy '*' plans.
+        cluster = ClusterGuards.guardedCluster(this, config);
     }
 
     /** aws, aws-cn or aws-us-gov. */

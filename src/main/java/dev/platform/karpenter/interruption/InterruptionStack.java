@@ -8,8 +8,6 @@ import dev.platform.karpenter.aws.ClusterGuards;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.versions.InterruptionEvents;
 import dev.platform.karpenter.versions.InterruptionEvents.Event;
-import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
-import imports.aws.data_aws_eks_cluster.DataAwsEksClusterConfig;
 import software.constructs.Construct;
 
 /** {@code <cluster>-interruption}: the SQS queue Karpenter drains and the EventBridge rules that feed it. */
@@ -24,13 +22,7 @@ public class InterruptionStack extends TerraformStack {
         AwsProviders.regional(this, config);
         // Nothing here needs the cluster, but deploy '*' plans this stack first (with the IAM stack): reading the
         // cluster with the version guards stops it before a queue is made for a Karpenter that cannot run.
-        new DataAwsEksCluster(
-                this,
-                "cluster",
-                DataAwsEksClusterConfig.builder()
-                        .name(config.clusterName())
-                        .lifecycle(ClusterGuards.lifecycle(config))
-                        .build());
+        ClusterGuards.guardedCluster(this, config);
         queue = new InterruptionQueue(this, "interruption_queue", config);
         for (Event event : InterruptionEvents.handledBy(config.release())) {
             new InterruptionRule(

@@ -4,6 +4,7 @@ import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEq
 import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringLike;
 
 import dev.platform.karpenter.policy.IamPolicyDocument;
+import dev.platform.karpenter.policy.IamPolicyDocument.Condition;
 import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,8 +115,50 @@ public final class ControllerPolicy {
                 "AllowScopedDeletion",
                 List.of("ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"),
                 List.of(s.ec2("instance/*"), s.ec2("launch-template/*")),
-                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                stringLike("aws:ResourceTag/" + poolTag, "*"));
+                owned(s, RESOURCE),
+                anyValue(RESOURCE, poolTag));
+    }
+
+    /** Launching from the launch templates Karpenter made for this cluster's pools. */
+    static Statement launchTemplateAccess(Scope s, String poolTag) {
+        return Statement.allow(
+                "AllowScopedEC2LaunchTemplateAccessActions",
+                List.of("ec2:RunInstances", "ec2:CreateFleet"),
+                List.of(s.ec2("launch-template/*")),
+                owned(s, RESOURCE),
+                anyValue(RESOURCE, poolTag));
+    }
+
+    /** Tagging existing instances: {@code sid} and the conditions differ between generations. */
+    static Statement instanceTagging(String sid, Scope s, Condition... conditions) {
+        return Statement.allow(sid, List.of("ec2:CreateTags"), List.of(s.ec2("instance/*")), conditions);
+    }
+
+    /** Adding the node role to, removing it from, and deleting the instance profiles Karpenter made. */
+    static Statement instanceProfileActions(List<String> resources, Condition... conditions) {
+        return Statement.allow(
+                "AllowScopedInstanceProfileActions",
+                List.of(
+                        "iam:AddRoleToInstanceProfile",
+                        "iam:RemoveRoleFromInstanceProfile",
+                        "iam:DeleteInstanceProfile"),
+                resources,
+                conditions);
+    }
+
+    /** Tag conditions name the tags of the resource acted on ({@code aws:ResourceTag/}) or of the request. */
+    static final String RESOURCE = "aws:ResourceTag/";
+
+    static final String REQUEST = "aws:RequestTag/";
+
+    /** Tagged ({@code tags}: {@link #RESOURCE} or {@link #REQUEST}) as owned by this cluster. */
+    static Condition owned(Scope s, String tags) {
+        return stringEquals(tags + s.clusterTag(), "owned");
+    }
+
+    /** Carrying the tag {@code key} with any value, e.g. the pool tag. */
+    static Condition anyValue(String tags, String key) {
+        return stringLike(tags + key, "*");
     }
 
     /** The same in every generation: the controller reads the cluster's API endpoint. */

@@ -3,8 +3,11 @@ package dev.platform.karpenter.versions;
 import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.forAllValuesStringEquals;
 import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEquals;
 import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEqualsIfExists;
-import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringLike;
 import static dev.platform.karpenter.policy.IamPolicyDocument.Statement.allow;
+import static dev.platform.karpenter.versions.ControllerPolicy.REQUEST;
+import static dev.platform.karpenter.versions.ControllerPolicy.RESOURCE;
+import static dev.platform.karpenter.versions.ControllerPolicy.anyValue;
+import static dev.platform.karpenter.versions.ControllerPolicy.owned;
 
 import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
 import dev.platform.karpenter.versions.ControllerPolicy.Group;
@@ -63,34 +66,28 @@ final class ControllerPolicyV1 {
                                         s.ec2("subnet/*"),
                                         s.ec2("capacity-reservation/*"),
                                         s.ec2("placement-group/*"))),
-                        allow(
-                                "AllowScopedEC2LaunchTemplateAccessActions",
-                                List.of("ec2:RunInstances", "ec2:CreateFleet"),
-                                List.of(s.ec2("launch-template/*")),
-                                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                                stringLike("aws:ResourceTag/" + POOL_TAG, "*")),
+                        ControllerPolicy.launchTemplateAccess(s, POOL_TAG),
                         allow(
                                 "AllowScopedEC2InstanceActionsWithTags",
                                 List.of("ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"),
                                 taggedOnCreation,
-                                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                                stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
-                                stringLike("aws:RequestTag/" + POOL_TAG, "*")),
+                                owned(s, REQUEST),
+                                stringEquals(REQUEST + EKS_CLUSTER_TAG, s.clusterName()),
+                                anyValue(REQUEST, POOL_TAG)),
                         allow(
                                 "AllowScopedResourceCreationTagging",
                                 List.of("ec2:CreateTags"),
                                 taggedOnCreation,
-                                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                                stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
+                                owned(s, REQUEST),
+                                stringEquals(REQUEST + EKS_CLUSTER_TAG, s.clusterName()),
                                 stringEquals("ec2:CreateAction", "RunInstances", "CreateFleet", "CreateLaunchTemplate"),
-                                stringLike("aws:RequestTag/" + POOL_TAG, "*")),
-                        allow(
+                                anyValue(REQUEST, POOL_TAG)),
+                        ControllerPolicy.instanceTagging(
                                 "AllowScopedResourceTagging",
-                                List.of("ec2:CreateTags"),
-                                List.of(s.ec2("instance/*")),
-                                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                                stringLike("aws:ResourceTag/" + POOL_TAG, "*"),
-                                stringEqualsIfExists("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
+                                s,
+                                owned(s, RESOURCE),
+                                anyValue(RESOURCE, POOL_TAG),
+                                stringEqualsIfExists(REQUEST + EKS_CLUSTER_TAG, s.clusterName()),
                                 forAllValuesStringEquals(
                                         "aws:TagKeys", EKS_CLUSTER_TAG, "karpenter.sh/nodeclaim", "Name")),
                         ControllerPolicy.scopedDeletion(s, POOL_TAG)));
@@ -106,31 +103,26 @@ final class ControllerPolicyV1 {
                                 "AllowScopedInstanceProfileCreationActions",
                                 List.of("iam:CreateInstanceProfile"),
                                 List.of(instanceProfiles),
-                                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                                stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
-                                stringEquals("aws:RequestTag/" + REGION_TAG, s.region()),
-                                stringLike("aws:RequestTag/" + NODE_CLASS_TAG, "*")),
+                                owned(s, REQUEST),
+                                stringEquals(REQUEST + EKS_CLUSTER_TAG, s.clusterName()),
+                                stringEquals(REQUEST + REGION_TAG, s.region()),
+                                anyValue(REQUEST, NODE_CLASS_TAG)),
                         allow(
                                 "AllowScopedInstanceProfileTagActions",
                                 List.of("iam:TagInstanceProfile"),
                                 List.of(instanceProfiles),
-                                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                                stringEquals("aws:ResourceTag/" + REGION_TAG, s.region()),
-                                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                                stringEquals("aws:RequestTag/" + EKS_CLUSTER_TAG, s.clusterName()),
-                                stringEquals("aws:RequestTag/" + REGION_TAG, s.region()),
-                                stringLike("aws:ResourceTag/" + NODE_CLASS_TAG, "*"),
-                                stringLike("aws:RequestTag/" + NODE_CLASS_TAG, "*")),
-                        allow(
-                                "AllowScopedInstanceProfileActions",
-                                List.of(
-                                        "iam:AddRoleToInstanceProfile",
-                                        "iam:RemoveRoleFromInstanceProfile",
-                                        "iam:DeleteInstanceProfile"),
+                                owned(s, RESOURCE),
+                                stringEquals(RESOURCE + REGION_TAG, s.region()),
+                                owned(s, REQUEST),
+                                stringEquals(REQUEST + EKS_CLUSTER_TAG, s.clusterName()),
+                                stringEquals(REQUEST + REGION_TAG, s.region()),
+                                anyValue(RESOURCE, NODE_CLASS_TAG),
+                                anyValue(REQUEST, NODE_CLASS_TAG)),
+                        ControllerPolicy.instanceProfileActions(
                                 List.of(instanceProfiles),
-                                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                                stringEquals("aws:ResourceTag/" + REGION_TAG, s.region()),
-                                stringLike("aws:ResourceTag/" + NODE_CLASS_TAG, "*"))));
+                                owned(s, RESOURCE),
+                                stringEquals(RESOURCE + REGION_TAG, s.region()),
+                                anyValue(RESOURCE, NODE_CLASS_TAG))));
     }
 
     private static Group resourceDiscovery(Scope s) {

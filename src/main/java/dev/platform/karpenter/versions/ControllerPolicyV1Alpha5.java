@@ -2,8 +2,11 @@ package dev.platform.karpenter.versions;
 
 import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.forAllValuesStringEquals;
 import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEquals;
-import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringLike;
 import static dev.platform.karpenter.policy.IamPolicyDocument.Statement.allow;
+import static dev.platform.karpenter.versions.ControllerPolicy.REQUEST;
+import static dev.platform.karpenter.versions.ControllerPolicy.RESOURCE;
+import static dev.platform.karpenter.versions.ControllerPolicy.anyValue;
+import static dev.platform.karpenter.versions.ControllerPolicy.owned;
 
 import dev.platform.karpenter.versions.ControllerPolicy.Group;
 import dev.platform.karpenter.versions.ControllerPolicy.Scope;
@@ -35,8 +38,8 @@ final class ControllerPolicyV1Alpha5 {
                                         "AllowScopedEC2LaunchTemplateActions",
                                         List.of("ec2:CreateLaunchTemplate"),
                                         List.of(s.ec2("launch-template/*")),
-                                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                                        stringLike("aws:RequestTag/" + POOL_TAG, "*")),
+                                        owned(s, REQUEST),
+                                        anyValue(REQUEST, POOL_TAG)),
                                 allow(
                                         "AllowScopedEC2InstanceActionsWithTags",
                                         List.of("ec2:RunInstances", "ec2:CreateFleet"),
@@ -45,8 +48,8 @@ final class ControllerPolicyV1Alpha5 {
                                                 s.ec2("instance/*"),
                                                 s.ec2("volume/*"),
                                                 s.ec2("network-interface/*")),
-                                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                                        stringLike("aws:RequestTag/" + POOL_TAG, "*")),
+                                        owned(s, REQUEST),
+                                        anyValue(REQUEST, POOL_TAG)),
                                 allow(
                                         "AllowScopedResourceCreationTagging",
                                         List.of("ec2:CreateTags"),
@@ -56,20 +59,19 @@ final class ControllerPolicyV1Alpha5 {
                                                 s.ec2("volume/*"),
                                                 s.ec2("network-interface/*"),
                                                 s.ec2("launch-template/*")),
-                                        stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                                        owned(s, REQUEST),
                                         stringEquals(
                                                 "ec2:CreateAction",
                                                 "RunInstances",
                                                 "CreateFleet",
                                                 "CreateLaunchTemplate"),
-                                        stringLike("aws:RequestTag/" + POOL_TAG, "*")),
-                                allow(
+                                        anyValue(REQUEST, POOL_TAG)),
+                                ControllerPolicy.instanceTagging(
                                         "AllowMachineMigrationTagging",
-                                        List.of("ec2:CreateTags"),
-                                        List.of(s.ec2("instance/*")),
-                                        stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
+                                        s,
+                                        owned(s, RESOURCE),
                                         stringEquals("aws:RequestTag/karpenter.sh/managed-by", s.clusterName()),
-                                        stringLike("aws:RequestTag/" + POOL_TAG, "*"),
+                                        anyValue(REQUEST, POOL_TAG),
                                         forAllValuesStringEquals("aws:TagKeys", POOL_TAG, "karpenter.sh/managed-by")),
                                 ControllerPolicy.scopedDeletion(s, POOL_TAG))),
                 new Group("IAMIntegration", List.of(ControllerPolicy.passNodeRole(s, "ec2.amazonaws.com"))),

@@ -2,8 +2,11 @@ package dev.platform.karpenter.versions;
 
 import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.forAllValuesStringEquals;
 import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEquals;
-import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringLike;
 import static dev.platform.karpenter.policy.IamPolicyDocument.Statement.allow;
+import static dev.platform.karpenter.versions.ControllerPolicy.REQUEST;
+import static dev.platform.karpenter.versions.ControllerPolicy.RESOURCE;
+import static dev.platform.karpenter.versions.ControllerPolicy.anyValue;
+import static dev.platform.karpenter.versions.ControllerPolicy.owned;
 
 import dev.platform.karpenter.policy.IamPolicyDocument.Condition;
 import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
@@ -24,8 +27,6 @@ final class ControllerPolicyV1Beta1 {
     private static final String POOL_TAG = "karpenter.sh/nodepool";
     private static final String NODE_CLASS_TAG = "karpenter.k8s.aws/ec2nodeclass";
     private static final String REGION_TAG = "topology.kubernetes.io/region";
-    private static final String RESOURCE = "aws:ResourceTag/";
-    private static final String REQUEST = "aws:RequestTag/";
 
     private ControllerPolicyV1Beta1() {}
 
@@ -74,32 +75,26 @@ final class ControllerPolicyV1Beta1 {
                     List.of(
                             s.ec2WithoutAccount("image/*"), s.ec2WithoutAccount("snapshot/*"),
                             s.ec2("security-group/*"), s.ec2("subnet/*"))));
-            statements.add(allow(
-                    "AllowScopedEC2LaunchTemplateAccessActions",
-                    List.of("ec2:RunInstances", "ec2:CreateFleet"),
-                    List.of(s.ec2("launch-template/*")),
-                    stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                    stringLike("aws:ResourceTag/" + POOL_TAG, "*")));
+            statements.add(ControllerPolicy.launchTemplateAccess(s, POOL_TAG));
         }
         statements.add(allow(
                 "AllowScopedEC2InstanceActionsWithTags",
                 List.of("ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"),
                 taggedOnCreation,
-                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
-                stringLike("aws:RequestTag/" + POOL_TAG, "*")));
+                owned(s, REQUEST),
+                anyValue(REQUEST, POOL_TAG)));
         statements.add(allow(
                 "AllowScopedResourceCreationTagging",
                 List.of("ec2:CreateTags"),
                 taggedOnCreation,
-                stringEquals("aws:RequestTag/" + s.clusterTag(), "owned"),
+                owned(s, REQUEST),
                 stringEquals("ec2:CreateAction", "RunInstances", "CreateFleet", "CreateLaunchTemplate"),
-                stringLike("aws:RequestTag/" + POOL_TAG, "*")));
-        statements.add(allow(
+                anyValue(REQUEST, POOL_TAG)));
+        statements.add(ControllerPolicy.instanceTagging(
                 "AllowScopedResourceTagging",
-                List.of("ec2:CreateTags"),
-                List.of(s.ec2("instance/*")),
-                stringEquals("aws:ResourceTag/" + s.clusterTag(), "owned"),
-                stringLike("aws:ResourceTag/" + POOL_TAG, "*"),
+                s,
+                owned(s, RESOURCE),
+                anyValue(RESOURCE, POOL_TAG),
                 forAllValuesStringEquals("aws:TagKeys", "karpenter.sh/nodeclaim", "Name")));
         statements.add(ControllerPolicy.scopedDeletion(s, POOL_TAG));
         return new Group("NodeLifecycle", statements);
@@ -123,14 +118,7 @@ final class ControllerPolicyV1Beta1 {
                                                 Stream.of(nodeClassProfile(s, RESOURCE)),
                                                 Stream.of(nodeClassProfile(s, REQUEST)))
                                         .toArray(Condition[]::new)),
-                        allow(
-                                "AllowScopedInstanceProfileActions",
-                                List.of(
-                                        "iam:AddRoleToInstanceProfile",
-                                        "iam:RemoveRoleFromInstanceProfile",
-                                        "iam:DeleteInstanceProfile"),
-                                List.of("*"),
-                                nodeClassProfile(s, RESOURCE)),
+                        ControllerPolicy.instanceProfileActions(List.of("*"), nodeClassProfile(s, RESOURCE)),
                         allow("AllowInstanceProfileReadActions", List.of("iam:GetInstanceProfile"), List.of("*"))));
     }
 
@@ -140,9 +128,7 @@ final class ControllerPolicyV1Beta1 {
      */
     private static Condition[] nodeClassProfile(Scope s, String tags) {
         return new Condition[] {
-            stringEquals(tags + s.clusterTag(), "owned"),
-            stringEquals(tags + REGION_TAG, s.region()),
-            stringLike(tags + NODE_CLASS_TAG, "*"),
+            owned(s, tags), stringEquals(tags + REGION_TAG, s.region()), anyValue(tags, NODE_CLASS_TAG),
         };
     }
 

@@ -32,35 +32,37 @@ class ChartValueKeysTest {
     @RegisterExtension
     static final Synthesized V1 = ControllerFixtures.v1();
 
+    /** The keys every generation writes beside its settings: service account, replicas, resources, placement. */
+    static final List<String> SHARED_KEYS = List.of(
+            "serviceAccount.name",
+            "serviceAccount.annotations",
+            "replicas",
+            "controller.resources",
+            "tolerations",
+            "affinity");
+
+    /** {@code settingsKeys} followed by {@link #SHARED_KEYS}. */
+    static List<String> withSharedKeys(String... settingsKeys) {
+        List<String> keys = new ArrayList<>(List.of(settingsKeys));
+        keys.addAll(SHARED_KEYS);
+        return keys;
+    }
+
     static List<Arguments> generations() {
         return List.of(
                 Arguments.of(
                         "v0.30.0",
                         V0,
-                        List.of(
+                        withSharedKeys(
                                 "settings.aws.clusterName",
                                 "settings.aws.clusterEndpoint",
                                 "settings.aws.interruptionQueueName",
-                                "settings.aws.defaultInstanceProfile",
-                                "serviceAccount.name",
-                                "serviceAccount.annotations",
-                                "replicas",
-                                "controller.resources",
-                                "tolerations",
-                                "affinity")),
+                                "settings.aws.defaultInstanceProfile")),
                 Arguments.of(
                         "1.14.1",
                         V1,
-                        List.of(
-                                "settings.clusterName",
-                                "settings.clusterEndpoint",
-                                "settings.interruptionQueue",
-                                "serviceAccount.name",
-                                "serviceAccount.annotations",
-                                "replicas",
-                                "controller.resources",
-                                "tolerations",
-                                "affinity")));
+                        withSharedKeys(
+                                "settings.clusterName", "settings.clusterEndpoint", "settings.interruptionQueue")));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -70,80 +70,18 @@ class ControllerValuesTest {
 
     @Test
     void ownRequiredNodeTermsKeepTheChartsRuleAgainstKarpentersNodesAndOtherAffinitiesStayAsWritten() {
-        Map<String, Object> own = Map.of(
-                "nodeAffinity",
-                Map.of(
-                        "requiredDuringSchedulingIgnoredDuringExecution",
-                        Map.of(
-                                "nodeSelectorTerms",
-                                List.of(
-                                        Map.of(
-                                                "matchExpressions",
-                                                List.of(Map.of(
-                                                        "key",
-                                                        "kubernetes.io/arch",
-                                                        "operator",
-                                                        "In",
-                                                        "values",
-                                                        List.of("arm64")))),
-                                        Map.of(
-                                                "matchExpressions",
-                                                List.of(Map.of(
-                                                        "key", "karpenter.sh/nodepool", "operator", "DoesNotExist"))),
-                                        Map.of(
-                                                "matchFields",
-                                                List.of(Map.of(
-                                                        "key",
-                                                        "metadata.name",
-                                                        "operator",
-                                                        "In",
-                                                        "values",
-                                                        List.of("a"))))))));
+        Map<String, Object> arm64 = requirement("kubernetes.io/arch", "In", "arm64");
+        Map<String, Object> offNodePools = requirement("karpenter.sh/nodepool", "DoesNotExist");
+        Map<String, Object> namedA = requirement("metadata.name", "In", "a");
+        Map<String, Object> own = requiredNodeTerms(
+                Map.of("matchExpressions", List.of(arm64)),
+                Map.of("matchExpressions", List.of(offNodePools)),
+                Map.of("matchFields", List.of(namedA)));
         assertThat(ControllerValues.offKarpenterNodes(own, List.of("karpenter.sh/nodepool")))
-                .isEqualTo(Map.of(
-                        "nodeAffinity",
-                        Map.of(
-                                "requiredDuringSchedulingIgnoredDuringExecution",
-                                Map.of(
-                                        "nodeSelectorTerms",
-                                        List.of(
-                                                Map.of(
-                                                        "matchExpressions",
-                                                        List.of(
-                                                                Map.of(
-                                                                        "key",
-                                                                        "kubernetes.io/arch",
-                                                                        "operator",
-                                                                        "In",
-                                                                        "values",
-                                                                        List.of("arm64")),
-                                                                Map.of(
-                                                                        "key",
-                                                                        "karpenter.sh/nodepool",
-                                                                        "operator",
-                                                                        "DoesNotExist"))),
-                                                Map.of(
-                                                        "matchExpressions",
-                                                        List.of(Map.of(
-                                                                "key",
-                                                                "karpenter.sh/nodepool",
-                                                                "operator",
-                                                                "DoesNotExist"))),
-                                                Map.of(
-                                                        "matchFields",
-                                                        List.of(Map.of(
-                                                                "key",
-                                                                "metadata.name",
-                                                                "operator",
-                                                                "In",
-                                                                "values",
-                                                                List.of("a"))),
-                                                        "matchExpressions",
-                                                        List.of(Map.of(
-                                                                "key",
-                                                                "karpenter.sh/nodepool",
-                                                                "operator",
-                                                                "DoesNotExist"))))))));
+                .isEqualTo(requiredNodeTerms(
+                        Map.of("matchExpressions", List.of(arm64, offNodePools)),
+                        Map.of("matchExpressions", List.of(offNodePools)),
+                        Map.of("matchFields", List.of(namedA), "matchExpressions", List.of(offNodePools))));
 
         // Without required node terms of ours, Helm's map merge keeps the chart's own.
         Map<String, Object> preferredOnly = Map.of(
@@ -155,31 +93,25 @@ class ControllerValuesTest {
                 .isSameAs(preferredOnly);
 
         // 0.32 keeps the Provisioners beside the NodePools: off the nodes of both.
-        Map<String, Object> oneTerm = Map.of(
-                "nodeAffinity",
-                Map.of(
-                        "requiredDuringSchedulingIgnoredDuringExecution",
-                        Map.of("nodeSelectorTerms", List.of(Map.of("matchExpressions", List.of())))));
+        Map<String, Object> oneTerm = requiredNodeTerms(Map.of("matchExpressions", List.of()));
         assertThat(ControllerValues.offKarpenterNodes(
                         oneTerm, List.of("karpenter.sh/provisioner-name", "karpenter.sh/nodepool")))
-                .isEqualTo(Map.of(
-                        "nodeAffinity",
-                        Map.of(
-                                "requiredDuringSchedulingIgnoredDuringExecution",
-                                Map.of(
-                                        "nodeSelectorTerms",
-                                        List.of(Map.of(
-                                                "matchExpressions",
-                                                List.of(
-                                                        Map.of(
-                                                                "key",
-                                                                "karpenter.sh/provisioner-name",
-                                                                "operator",
-                                                                "DoesNotExist"),
-                                                        Map.of(
-                                                                "key",
-                                                                "karpenter.sh/nodepool",
-                                                                "operator",
-                                                                "DoesNotExist"))))))));
+                .isEqualTo(requiredNodeTerms(Map.of(
+                        "matchExpressions",
+                        List.of(requirement("karpenter.sh/provisioner-name", "DoesNotExist"), offNodePools))));
+    }
+
+    /** A node affinity whose required terms are {@code terms}, as a user writes it in controller_affinity. */
+    private static Map<String, Object> requiredNodeTerms(Map<?, ?>... terms) {
+        return Map.of(
+                "nodeAffinity",
+                Map.of("requiredDuringSchedulingIgnoredDuringExecution", Map.of("nodeSelectorTerms", List.of(terms))));
+    }
+
+    /** One node selector requirement; Exists and DoesNotExist take no values. */
+    private static Map<String, Object> requirement(String key, String operator, String... values) {
+        return values.length == 0
+                ? Map.of("key", key, "operator", operator)
+                : Map.of("key", key, "operator", operator, "values", List.of(values));
     }
 }

@@ -19,26 +19,21 @@ class PoolRequirementsTest {
     private static final String PROVISIONER = "/spec/requirements";
     private static final String NODE_POOL = "/spec/template/spec/requirements";
 
+    /** Upstream's instance shape: what a pool requires when the settings say nothing. */
+    private static final List<String> UPSTREAM_DEFAULT = List.of(
+            "karpenter.sh/capacity-type In [spot, on-demand]",
+            "kubernetes.io/arch In [amd64]",
+            "kubernetes.io/os In [linux]",
+            "karpenter.k8s.aws/instance-category In [c, m, r]",
+            "karpenter.k8s.aws/instance-generation Gt [2]");
+
     static List<Arguments> pools() {
         return List.of(
-                Arguments.of(
-                        "0.x default",
-                        V1Alpha5ManifestsTest.DEFAULTS,
-                        "Provisioner",
-                        "default",
-                        PROVISIONER,
-                        List.of(
-                                "karpenter.sh/capacity-type In [spot, on-demand]",
-                                "kubernetes.io/arch In [amd64]",
-                                "kubernetes.io/os In [linux]",
-                                "karpenter.k8s.aws/instance-category In [c, m, r]",
-                                "karpenter.k8s.aws/instance-generation Gt [2]")),
-                Arguments.of(
+                provisioner("0.x default", V1Alpha5ManifestsTest.DEFAULTS, "default", UPSTREAM_DEFAULT),
+                provisioner(
                         "0.x custom",
                         V1Alpha5ManifestsTest.CUSTOM,
-                        "Provisioner",
                         "default",
-                        PROVISIONER,
                         List.of(
                                 "karpenter.sh/capacity-type In [on-demand]",
                                 "kubernetes.io/arch In [amd64]",
@@ -46,24 +41,11 @@ class PoolRequirementsTest {
                                 "karpenter.k8s.aws/instance-generation Gt [5]",
                                 "karpenter.k8s.aws/instance-size NotIn [metal]",
                                 "example.com/spare DoesNotExist []")),
-                Arguments.of(
-                        "1.x default",
-                        V1ManifestsTest.DEFAULTS,
-                        "NodePool",
-                        "default",
-                        NODE_POOL,
-                        List.of(
-                                "karpenter.sh/capacity-type In [spot, on-demand]",
-                                "kubernetes.io/arch In [amd64]",
-                                "kubernetes.io/os In [linux]",
-                                "karpenter.k8s.aws/instance-category In [c, m, r]",
-                                "karpenter.k8s.aws/instance-generation Gt [2]")),
-                Arguments.of(
+                nodePool("1.x default", V1ManifestsTest.DEFAULTS, "default", UPSTREAM_DEFAULT),
+                nodePool(
                         "1.x custom",
                         V1ManifestsTest.CUSTOM,
-                        "NodePool",
                         "default",
-                        NODE_POOL,
                         List.of(
                                 "karpenter.sh/capacity-type In [spot]",
                                 "kubernetes.io/arch In [arm64]",
@@ -72,12 +54,10 @@ class PoolRequirementsTest {
                                 "karpenter.k8s.aws/instance-generation Gt [6]",
                                 "karpenter.k8s.aws/instance-cpu Lt [33]")),
                 // Extra pools take their own capacity types and inherit the rest.
-                Arguments.of(
+                provisioner(
                         "0.x extra pool",
                         V1Alpha5ManifestsTest.CUSTOM,
-                        "Provisioner",
                         "batch",
-                        PROVISIONER,
                         List.of(
                                 "karpenter.sh/capacity-type In [spot]",
                                 "kubernetes.io/arch In [amd64]",
@@ -85,12 +65,10 @@ class PoolRequirementsTest {
                                 "karpenter.k8s.aws/instance-generation Gt [5]",
                                 "karpenter.k8s.aws/instance-size NotIn [metal]",
                                 "example.com/spare DoesNotExist []")),
-                Arguments.of(
+                nodePool(
                         "1.x extra pool",
                         V1ManifestsTest.CUSTOM,
-                        "NodePool",
                         "on-demand",
-                        NODE_POOL,
                         List.of(
                                 "karpenter.sh/capacity-type In [on-demand]",
                                 "kubernetes.io/arch In [arm64]",
@@ -98,6 +76,15 @@ class PoolRequirementsTest {
                                 "karpenter.k8s.aws/instance-category In [m]",
                                 "karpenter.k8s.aws/instance-generation Gt [6]",
                                 "karpenter.k8s.aws/instance-cpu Lt [33]")));
+    }
+
+    private static Arguments provisioner(
+            String caseName, List<JsonNode> manifests, String pool, List<String> expected) {
+        return Arguments.of(caseName, manifests, "Provisioner", pool, PROVISIONER, expected);
+    }
+
+    private static Arguments nodePool(String caseName, List<JsonNode> manifests, String pool, List<String> expected) {
+        return Arguments.of(caseName, manifests, "NodePool", pool, NODE_POOL, expected);
     }
 
     @ParameterizedTest(name = "{0}")

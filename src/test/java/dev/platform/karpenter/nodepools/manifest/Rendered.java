@@ -29,6 +29,16 @@ final class Rendered {
         return matches.get(0);
     }
 
+    /** The spec of the single document of a kind and name. */
+    static JsonNode spec(List<JsonNode> documents, String kind, String name) {
+        return find(documents, kind, name).path("spec");
+    }
+
+    /** The spec of the single document of a kind and name that {@code config} renders. */
+    static JsonNode spec(ClusterConfig config, String kind, String name) {
+        return spec(of(config), kind, name);
+    }
+
     /** "apiVersion kind name" of each document, to state what a rendering holds in one line. */
     static List<String> identities(List<JsonNode> documents) {
         return documents.stream()

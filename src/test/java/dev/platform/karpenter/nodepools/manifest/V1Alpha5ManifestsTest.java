@@ -1,6 +1,6 @@
 package dev.platform.karpenter.nodepools.manifest;
 
-import static dev.platform.karpenter.nodepools.manifest.Rendered.find;
+import static dev.platform.karpenter.nodepools.manifest.Rendered.spec;
 import static dev.platform.karpenter.testing.Json.MISSING;
 import static dev.platform.karpenter.testing.Json.at;
 import static dev.platform.karpenter.testing.Json.texts;
@@ -43,8 +43,7 @@ class V1Alpha5ManifestsTest {
                 .containsExactly(
                         "karpenter.sh/v1alpha5 Provisioner default",
                         "karpenter.k8s.aws/v1alpha1 AWSNodeTemplate default");
-        assertThat(find(DEFAULTS, "Provisioner", "default")
-                        .path("spec")
+        assertThat(spec(DEFAULTS, "Provisioner", "default")
                         .path("providerRef")
                         .path("name")
                         .asText())
@@ -53,23 +52,15 @@ class V1Alpha5ManifestsTest {
 
     @Test
     void theDefaultProvisionerHasUpstreamsLimitsConsolidatesAndExpiresNodesAfterThirtyDays() {
-        JsonNode spec = find(DEFAULTS, "Provisioner", "default").path("spec");
+        JsonNode spec = spec(DEFAULTS, "Provisioner", "default");
 
-        assertThat(at(
-                        spec,
-                        "/limits/resources/cpu",
-                        "/limits/resources/memory",
-                        "/consolidation/enabled",
-                        "/ttlSecondsAfterEmpty",
-                        "/ttlSecondsUntilExpired",
-                        "/labels",
-                        "/taints"))
+        assertThat(provisionerFields(spec, "/taints"))
                 .containsExactly("1000", "1000Gi", "true", MISSING, "2592000", MISSING, MISSING);
     }
 
     @Test
     void theNodeTemplateSelectsTaggedSubnetsAndSecurityGroupsWithBottlerocketVolumes() {
-        JsonNode spec = find(DEFAULTS, "AWSNodeTemplate", "default").path("spec");
+        JsonNode spec = spec(DEFAULTS, "AWSNodeTemplate", "default");
 
         assertThat(spec.path("amiFamily").asText()).isEqualTo("Bottlerocket");
         assertThat(spec.path("subnetSelector").properties())
@@ -88,24 +79,16 @@ class V1Alpha5ManifestsTest {
 
     @Test
     void customSettingsReachEveryField() {
-        JsonNode spec = find(CUSTOM, "Provisioner", "default").path("spec");
+        JsonNode spec = spec(CUSTOM, "Provisioner", "default");
 
-        assertThat(at(
-                        spec,
-                        "/limits/resources/cpu",
-                        "/limits/resources/memory",
-                        "/consolidation/enabled",
-                        "/ttlSecondsAfterEmpty",
-                        "/ttlSecondsUntilExpired",
-                        "/labels",
-                        "/taints/1/value"))
+        assertThat(provisionerFields(spec, "/taints/1/value"))
                 .containsExactly("32", "128Gi", "false", "45", "5400", "{\"team\":\"platform\"}", MISSING);
         assertThat(taints(spec.path("taints"))).containsExactly("dedicated=batch:NoSchedule", "gpu=:NoExecute");
     }
 
     @Test
     void customNodeTemplateUsesTheFamilyAndTagWithoutBottlerocketVolumes() {
-        JsonNode spec = find(CUSTOM, "AWSNodeTemplate", "default").path("spec");
+        JsonNode spec = spec(CUSTOM, "AWSNodeTemplate", "default");
 
         assertThat(at(spec, "/amiFamily", "/subnetSelector", "/securityGroupSelector", "/blockDeviceMappings"))
                 .containsExactly("AL2", SHARED_VPC, SHARED_VPC, MISSING);
@@ -113,7 +96,7 @@ class V1Alpha5ManifestsTest {
 
     @Test
     void extraPoolsBecomeProvisionersOfTheSameNodeTemplate() {
-        JsonNode batch = find(CUSTOM, "Provisioner", "batch").path("spec");
+        JsonNode batch = spec(CUSTOM, "Provisioner", "batch");
 
         // Labels are inherited from the top-level settings.
         assertThat(at(batch, "/limits/resources/cpu", "/providerRef/name", "/labels/team"))
@@ -123,8 +106,7 @@ class V1Alpha5ManifestsTest {
 
     @Test
     void expiryNeverLeavesTheTtlOut() {
-        JsonNode spec = find(Rendered.of(config(V0, "expire_after = \"Never\"")), "Provisioner", "default")
-                .path("spec");
+        JsonNode spec = spec(config(V0, "expire_after = \"Never\""), "Provisioner", "default");
 
         assertThat(spec.has("ttlSecondsUntilExpired")).isFalse();
     }
@@ -237,18 +219,12 @@ class V1Alpha5ManifestsTest {
 
     @Test
     void theNodeTemplateCarriesTheTags() {
-        JsonNode spec = find(
-                        Rendered.of(config(V0, "tags = { Team = \"platform\", CostCenter = \"42\" }")),
-                        "AWSNodeTemplate",
-                        "default")
-                .path("spec");
+        JsonNode spec =
+                spec(config(V0, "tags = { Team = \"platform\", CostCenter = \"42\" }"), "AWSNodeTemplate", "default");
 
         assertThat(spec.path("tags").path("Team").asText()).isEqualTo("platform");
         assertThat(spec.path("tags").path("CostCenter").asText()).isEqualTo("42");
-        assertThat(find(Rendered.of(config(V0)), "AWSNodeTemplate", "default")
-                        .path("spec")
-                        .has("tags"))
-                .isFalse();
+        assertThat(spec(config(V0), "AWSNodeTemplate", "default").has("tags")).isFalse();
     }
 
     @Test
@@ -274,5 +250,18 @@ class V1Alpha5ManifestsTest {
                             + (ebs.path("deleteOnTermination").asBoolean() ? " deleteOnTermination" : ""));
         });
         return result;
+    }
+
+    /** Limits, consolidation, lifetimes and labels of a Provisioner's spec, then the value at {@code taintPointer}. */
+    private static List<String> provisionerFields(JsonNode spec, String taintPointer) {
+        return at(
+                spec,
+                "/limits/resources/cpu",
+                "/limits/resources/memory",
+                "/consolidation/enabled",
+                "/ttlSecondsAfterEmpty",
+                "/ttlSecondsUntilExpired",
+                "/labels",
+                taintPointer);
     }
 }

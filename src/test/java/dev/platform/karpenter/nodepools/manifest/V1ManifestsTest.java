@@ -1,6 +1,6 @@
 package dev.platform.karpenter.nodepools.manifest;
 
-import static dev.platform.karpenter.nodepools.manifest.Rendered.find;
+import static dev.platform.karpenter.nodepools.manifest.Rendered.spec;
 import static dev.platform.karpenter.nodepools.manifest.V1Alpha5ManifestsTest.taints;
 import static dev.platform.karpenter.nodepools.manifest.V1Alpha5ManifestsTest.volumes;
 import static dev.platform.karpenter.testing.Json.MISSING;
@@ -38,8 +38,7 @@ class V1ManifestsTest {
     void rendersOneNodePoolAndTheNodeClassItReferences() {
         assertThat(Rendered.identities(DEFAULTS))
                 .containsExactly("karpenter.sh/v1 NodePool default", "karpenter.k8s.aws/v1 EC2NodeClass default");
-        JsonNode ref = find(DEFAULTS, "NodePool", "default")
-                .path("spec")
+        JsonNode ref = spec(DEFAULTS, "NodePool", "default")
                 .path("template")
                 .path("spec")
                 .path("nodeClassRef");
@@ -51,7 +50,7 @@ class V1ManifestsTest {
     /** Upstream's limits and expiry; consolidation of underutilized nodes after a minute; no labels, no metadata. */
     @Test
     void theDefaultNodePoolHasUpstreamsLimitsExpiryAndConsolidation() {
-        JsonNode spec = find(DEFAULTS, "NodePool", "default").path("spec");
+        JsonNode spec = spec(DEFAULTS, "NodePool", "default");
 
         assertThat(at(
                         spec,
@@ -67,7 +66,7 @@ class V1ManifestsTest {
 
     @Test
     void theNodeClassNamesTheNodeRoleTheBottlerocketAliasAndVolumes() {
-        JsonNode spec = find(DEFAULTS, "EC2NodeClass", "default").path("spec");
+        JsonNode spec = spec(DEFAULTS, "EC2NodeClass", "default");
 
         assertThat(spec.path("role").asText()).isEqualTo(Rendered.ROLE);
         assertThat(spec.has("instanceProfile")).isFalse();
@@ -90,7 +89,7 @@ class V1ManifestsTest {
 
     @Test
     void customSettingsReachEveryField() {
-        JsonNode spec = find(CUSTOM, "NodePool", "default").path("spec");
+        JsonNode spec = spec(CUSTOM, "NodePool", "default");
 
         assertThat(at(
                         spec,
@@ -106,7 +105,7 @@ class V1ManifestsTest {
 
     @Test
     void customNodeClassUsesTheAl2023AliasAndTagWithoutBottlerocketVolumes() {
-        JsonNode spec = find(CUSTOM, "EC2NodeClass", "default").path("spec");
+        JsonNode spec = spec(CUSTOM, "EC2NodeClass", "default");
 
         String selector = "[{\"tags\":{\"example.com/karpenter\":\"demo\"}}]";
         assertThat(at(
@@ -120,7 +119,7 @@ class V1ManifestsTest {
 
     @Test
     void extraPoolsBecomeNodePoolsOfTheSameNodeClass() {
-        JsonNode spec = find(CUSTOM, "NodePool", "on-demand").path("spec");
+        JsonNode spec = spec(CUSTOM, "NodePool", "on-demand");
 
         // consolidateAfter is inherited from the top-level settings.
         assertThat(at(
@@ -134,34 +133,26 @@ class V1ManifestsTest {
 
     @Test
     void al2UsesItsAlias() {
-        JsonNode spec = find(Rendered.of(config(V1, "ami_family = \"AL2\"")), "EC2NodeClass", "default")
-                .path("spec");
+        JsonNode spec = spec(config(V1, "ami_family = \"AL2\""), "EC2NodeClass", "default");
 
         assertThat(spec.path("amiSelectorTerms").get(0).path("alias").asText()).isEqualTo("al2@latest");
     }
 
     @Test
     void aPinnedAmiReleaseGoesIntoTheAlias() {
-        JsonNode spec = find(
-                        Rendered.of(config(V1, "ami_family = \"AL2023\"", "ami_version = \"v20240625\"")),
-                        "EC2NodeClass",
-                        "default")
-                .path("spec");
+        JsonNode spec =
+                spec(config(V1, "ami_family = \"AL2023\"", "ami_version = \"v20240625\""), "EC2NodeClass", "default");
 
         assertThat(spec.path("amiSelectorTerms").get(0).path("alias").asText()).isEqualTo("al2023@v20240625");
     }
 
     @Test
     void theNodeClassTagsEverythingKarpenterLaunches() {
-        JsonNode spec = find(Rendered.of(config(V1, "tags = { Team = \"platform\" }")), "EC2NodeClass", "default")
-                .path("spec");
+        JsonNode spec = spec(config(V1, "tags = { Team = \"platform\" }"), "EC2NodeClass", "default");
 
         assertThat(spec.path("tags").size()).isEqualTo(1);
         assertThat(spec.path("tags").path("Team").asText()).isEqualTo("platform");
-        assertThat(find(Rendered.of(config(V1)), "EC2NodeClass", "default")
-                        .path("spec")
-                        .has("tags"))
-                .isFalse();
+        assertThat(spec(config(V1), "EC2NodeClass", "default").has("tags")).isFalse();
     }
 
     @Test
