@@ -86,8 +86,7 @@ class KarpenterAppTest {
         for (String stack : STACKS) {
             JsonNode backend = LOCAL.stack(stack).path("terraform").path("backend");
             assertThat(fieldNames(backend)).containsExactly("local");
-            assertThat(backend.path("local").path("path").asText())
-                    .isEqualTo("../../../terraform." + stack + ".tfstate");
+            assertThat(backend.path("local").path("path").asText()).isEqualTo("../../terraform." + stack + ".tfstate");
         }
     }
 

@@ -85,17 +85,17 @@ class ClusterGuardsIT {
     void aGuardNeverBlocksDestroy() throws IOException {
         MOTO.server().createEksCluster("guard-destroy", "1.31");
         Synthesized installed = Synthesized.of(configFor("guard-destroy", "1.0.5"));
-        // Test synths keep local state next to their temporary directory, one path per stack name.
-        Path state = installed.dir().getParent().resolve("terraform.guard-destroy-iam.tfstate");
-        Files.deleteIfExists(state);
+        // Test synths keep local state inside their own directory.
+        String state = "terraform.guard-destroy-iam.tfstate";
         TerraformRunner apply = new TerraformRunner(installed.stackDir("guard-destroy-iam"), MOTO.server());
         apply.init();
         apply.apply();
         assertThat(MOTO.server().listRoleNames()).contains("KarpenterIRSA-guard-destroy");
 
         // The same state, now configured with a chart that does not support the cluster: destroy still works.
-        TerraformRunner destroy = new TerraformRunner(
-                Synthesized.of(configFor("guard-destroy", "1.0.4")).stackDir("guard-destroy-iam"), MOTO.server());
+        Synthesized reconfigured = Synthesized.of(configFor("guard-destroy", "1.0.4"));
+        Files.copy(installed.dir().resolve(state), reconfigured.dir().resolve(state));
+        TerraformRunner destroy = new TerraformRunner(reconfigured.stackDir("guard-destroy-iam"), MOTO.server());
         destroy.init();
         destroy.destroy();
 

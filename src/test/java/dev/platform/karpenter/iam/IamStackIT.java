@@ -40,6 +40,11 @@ class IamStackIT {
 
     @RegisterExtension
     static final SharedMoto MOTO = SharedMoto.resetBeforeEachTest();
+    /**
+     * The EC2 Spot service-linked role as moto names it: the stack creates it in an account that lacks it (the default
+     * pools allow spot), and destroy keeps it, since other tools in the account may rely on it.
+     */
+    private static final String SPOT_ROLE = "AWSServiceRoleForspot";
 
     /** The longest cluster name the controller role name allows, so the policies are at their largest. */
     @Test
@@ -64,7 +69,7 @@ class IamStackIT {
                 .isEqualTo("KarpenterNodeInstanceProfile-" + name);
         assertThat(MOTO.server().listRoleNames())
                 .as("no node role created")
-                .containsExactlyInAnyOrderElementsOf(plus(rolesBefore, controllerRole));
+                .containsExactlyInAnyOrderElementsOf(plus(rolesBefore, controllerRole, SPOT_ROLE));
 
         String issuer = cluster.issuerUrl().substring("https://".length());
         JsonNode trust = role(controllerRole).path("AssumeRolePolicyDocument").path("Statement");
@@ -96,7 +101,7 @@ class IamStackIT {
 
         assertThat(MOTO.server().listRoleNames())
                 .as("the reused node role survives")
-                .containsExactlyInAnyOrderElementsOf(rolesBefore);
+                .containsExactlyInAnyOrderElementsOf(plus(rolesBefore, SPOT_ROLE));
         assertThat(MOTO.server().listPolicyNames()).isEmpty();
         assertThat(MOTO.server().listInstanceProfileNames()).isEmpty();
     }
@@ -138,7 +143,7 @@ class IamStackIT {
         assertThat(outputs.at("/karpenter_aws_node_instance_profile_name/value").asText())
                 .isEmpty();
         assertThat(MOTO.server().listRoleNames())
-                .containsExactlyInAnyOrderElementsOf(plus(rolesBefore, controllerRole, nodeRole));
+                .containsExactlyInAnyOrderElementsOf(plus(rolesBefore, controllerRole, nodeRole, SPOT_ROLE));
         assertThat(MOTO.server().listInstanceProfileNames()).isEmpty();
 
         JsonNode trust = role(controllerRole).path("AssumeRolePolicyDocument").path("Statement");
@@ -163,7 +168,7 @@ class IamStackIT {
 
         terraform.destroy();
 
-        assertThat(MOTO.server().listRoleNames()).containsExactlyInAnyOrderElementsOf(rolesBefore);
+        assertThat(MOTO.server().listRoleNames()).containsExactlyInAnyOrderElementsOf(plus(rolesBefore, SPOT_ROLE));
         assertThat(MOTO.server().listPolicyNames()).isEmpty();
         assertThat(MOTO.server().listInstanceProfileNames()).isEmpty();
     }

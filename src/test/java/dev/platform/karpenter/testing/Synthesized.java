@@ -48,7 +48,8 @@ public final class Synthesized implements AfterAllCallback {
     public static Synthesized of(ClusterConfig... clusters) {
         try {
             Path dir = Files.createTempDirectory("karpenter-synth-");
-            KarpenterApp.synthesize(List.of(clusters), dir, "../../..");
+            // Local state inside this directory (stacks/<stack>/../..): a test's state never meets another run's.
+            KarpenterApp.synthesize(List.of(clusters), dir, "../..");
             return new Synthesized(dir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -21,11 +21,11 @@ class StepGuardTest {
 
     @Test
     void everyStackReadsTheIamStacksStateAndChecksTheStepInAnOutputPrecondition() {
-        String file = "jsondecode(file(\"../../../terraform.demo-iam.tfstate\")).outputs.";
+        String file = "jsondecode(file(\"../../terraform.demo-iam.tfstate\")).outputs.";
         for (String stack : new String[] {"demo-iam", "demo-interruption", "demo-karpenter", "demo-nodepools"}) {
             JsonNode guard = LOCAL.stack(stack).at("/output/karpenter_step_guard");
             assertThat(guard.path("value").asText()).as(stack).isEqualTo("1.14.1");
-            String station = "fileexists(\"../../../terraform.demo-iam.tfstate\") ? try(" + file
+            String station = "fileexists(\"../../terraform.demo-iam.tfstate\") ? try(" + file
                     + "karpenter_upgrade_station.value, \"\") : \"\"";
             assertThat(guard.at("/precondition/condition").asText())
                     .isEqualTo("${lookup(local.karpenter_upgrade_refusals, " + station + ", \"\") == \"\"}");
