@@ -100,14 +100,7 @@ class ControllerChartRenderTest {
         assertThat(cluster.produced(
                         annotations.path("eks.amazonaws.com/role-arn").textValue()))
                 .matches(cluster.clusterName() + "-iam: aws_iam_role\\.[^.]+\\.arn");
-        assertThat(annotations.path("eks.amazonaws.com/sts-regional-endpoints").isTextual())
-                .isTrue();
-        assertThat(annotations.path("eks.amazonaws.com/sts-regional-endpoints").textValue())
-                .isEqualTo("true");
-        assertThat(deployment(objects)
-                        .at("/spec/template/spec/serviceAccountName")
-                        .asText())
-                .isEqualTo(SERVICE_ACCOUNT);
+        assertRegionalStsForThePodsAccount(objects, annotations);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -116,7 +109,18 @@ class ControllerChartRenderTest {
         List<JsonNode> objects = RENDERED.get(cluster);
         JsonNode annotations = find(objects, "ServiceAccount", SERVICE_ACCOUNT).at("/metadata/annotations");
         assertThat(names(annotations)).containsExactly("eks.amazonaws.com/sts-regional-endpoints");
-        assertThat(annotations.path("eks.amazonaws.com/sts-regional-endpoints").textValue())
+        assertRegionalStsForThePodsAccount(objects, annotations);
+    }
+
+    /** The account asks for regional STS endpoints (the string "true"), and the controller's pods run as it. */
+    private static void assertRegionalStsForThePodsAccount(List<JsonNode> objects, JsonNode accountAnnotations) {
+        assertThat(accountAnnotations
+                        .path("eks.amazonaws.com/sts-regional-endpoints")
+                        .isTextual())
+                .isTrue();
+        assertThat(accountAnnotations
+                        .path("eks.amazonaws.com/sts-regional-endpoints")
+                        .textValue())
                 .isEqualTo("true");
         assertThat(deployment(objects)
                         .at("/spec/template/spec/serviceAccountName")

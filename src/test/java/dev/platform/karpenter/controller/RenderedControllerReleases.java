@@ -77,12 +77,7 @@ final class RenderedControllerReleases {
 
         /** The karpenter chart rendered with {@code valuesYaml}, as the release would install it. */
         List<JsonNode> renderController(String valuesYaml) {
-            JsonNode release = release("karpenter");
-            return HelmRender.template(
-                    UpstreamCharts.chart(tag, release.path("chart").asText()),
-                    release.path("name").asText(),
-                    release.path("namespace").asText(),
-                    valuesYaml);
+            return render("karpenter", valuesYaml);
         }
 
         /** The CRD release's values document with markers; empty where the release sets none. */
@@ -97,7 +92,12 @@ final class RenderedControllerReleases {
         }
 
         List<JsonNode> renderCrds(String valuesYaml) {
-            JsonNode release = release("karpenter_crd");
+            return render("karpenter_crd", valuesYaml);
+        }
+
+        /** The chart of the helm_release {@code resourceName}, rendered into its release's name and namespace. */
+        private List<JsonNode> render(String resourceName, String valuesYaml) {
+            JsonNode release = release(resourceName);
             return HelmRender.template(
                     UpstreamCharts.chart(tag, release.path("chart").asText()),
                     release.path("name").asText(),

@@ -1,5 +1,8 @@
 package dev.platform.karpenter.run;
 
+import static dev.platform.karpenter.testing.TestConfigs.V0;
+import static dev.platform.karpenter.testing.TestConfigs.V1;
+import static dev.platform.karpenter.testing.TestConfigs.configFor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -65,9 +68,8 @@ class SynthesisTest {
     @Test
     void workersBuildTheConfigurationsTheParentSendsWithoutReadingAnyFile() throws IOException {
         Path out = Files.createDirectories(project.resolve("sent"));
-        List<ClusterConfig> configs = List.of(
-                TestConfigs.configFor("here", "us-west-2", TestConfigs.V0),
-                TestConfigs.configFor("nowhere", "eu-west-1", TestConfigs.V1));
+        List<ClusterConfig> configs =
+                List.of(configFor("here", "us-west-2", V0), configFor("nowhere", "eu-west-1", V1));
 
         try (Synthesis synthesis = Synthesis.start(configs.size(), out, "../../..", 2)) {
             synthesis.complete(configs);
@@ -91,9 +93,7 @@ class SynthesisTest {
     @Test
     void aFailingWorkerFailsTheSynthesisWithItsLastLineAndLeavesNoWorkerDirectory() throws IOException {
         Path out = Files.createDirectories(project.resolve("failing"));
-        List<ClusterConfig> configs = List.of(
-                TestConfigs.configFor("one", "us-west-2", TestConfigs.V1),
-                TestConfigs.configFor("two", "us-west-2", TestConfigs.V1));
+        List<ClusterConfig> configs = List.of(configFor("one", "us-west-2", V1), configFor("two", "us-west-2", V1));
 
         try (Synthesis synthesis = Synthesis.start(configs.size(), out, "../../..", 2)) {
             // The worker's output directory becomes a file: its synthesis cannot write there.
@@ -219,21 +219,7 @@ class SynthesisTest {
     }
 
     private static Path synthesize(String processes, String outdir) {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Main.run(
-                project,
-                Map.of(
-                        "KARPENTER_TFVARS",
-                        "clusters",
-                        "KARPENTER_OUTDIR",
-                        outdir,
-                        Synthesis.PROCESSES_VARIABLE,
-                        processes,
-                        "PATH",
-                        System.getenv("PATH")),
-                new PrintStream(new ByteArrayOutputStream()),
-                new PrintStream(err));
-        assertThat(status).as(err.toString()).isZero();
+        MainRuns.succeed(project, "clusters", outdir, Map.of(Synthesis.PROCESSES_VARIABLE, processes));
         return project.resolve(outdir);
     }
 

@@ -17,6 +17,11 @@ class UpgradeStepsTest {
         return DeclaredApis.keeping(KarpenterRelease.of(version));
     }
 
+    /** What {@link UpgradeSteps#check} says of a step from {@code version} (oldest objects {@code oldest}). */
+    private static Optional<UpgradeSteps.Refusal> check(String version, ApiGeneration oldest, String target) {
+        return UpgradeSteps.check(deployed(version, oldest), to(target));
+    }
+
     @Test
     void theSeedsPathTo114PassesEveryStageAndRetiresEachOldGenerationBeforeLeavingIt() {
         List<String> steps =
@@ -49,8 +54,8 @@ class UpgradeStepsTest {
 
     @Test
     void refusesTheSeedJumpingStraightTo1xNamingV0315() {
-        UpgradeSteps.Refusal refusal = UpgradeSteps.check(deployed("v0.30.0", ApiGeneration.V1ALPHA5), to("1.14.1"))
-                .orElseThrow();
+        UpgradeSteps.Refusal refusal =
+                check("v0.30.0", ApiGeneration.V1ALPHA5, "1.14.1").orElseThrow();
 
         assertThat(refusal.reason()).contains("no jump from v0.30.x to 1.14.x");
         assertThat(refusal.advice()).isEqualTo("the next allowed step is v0.31.5");
@@ -58,60 +63,48 @@ class UpgradeStepsTest {
 
     @Test
     void refuses1_0FromAnOlderPatchNamingTheLatestPatchOfTheMinor() {
-        UpgradeSteps.Refusal refusal = UpgradeSteps.check(deployed("v0.33.5", ApiGeneration.V1BETA1), to("1.0.14"))
-                .orElseThrow();
+        UpgradeSteps.Refusal refusal =
+                check("v0.33.5", ApiGeneration.V1BETA1, "1.0.14").orElseThrow();
 
         assertThat(refusal.reason()).contains("latest patch").contains("v0.33.12");
         assertThat(refusal.advice()).isEqualTo("the next allowed step is v0.33.12");
-        assertThat(UpgradeSteps.check(deployed("v0.33.12", ApiGeneration.V1BETA1), to("1.0.14")))
-                .isEmpty();
-        assertThat(UpgradeSteps.check(deployed("0.37.7", ApiGeneration.V1BETA1), to("1.0.14")))
-                .isEmpty();
+        assertThat(check("v0.33.12", ApiGeneration.V1BETA1, "1.0.14")).isEmpty();
+        assertThat(check("0.37.7", ApiGeneration.V1BETA1, "1.0.14")).isEmpty();
     }
 
     @Test
     void refuses1_1WhileThePoolsAreStillDeclaredAsV1beta1() {
-        UpgradeSteps.Refusal refusal = UpgradeSteps.check(deployed("1.0.14", ApiGeneration.V1BETA1), to("1.1.0"))
-                .orElseThrow();
+        UpgradeSteps.Refusal refusal =
+                check("1.0.14", ApiGeneration.V1BETA1, "1.1.0").orElseThrow();
 
         assertThat(refusal.reason()).contains("no longer serve v1beta1");
         assertThat(refusal.advice())
                 .isEqualTo("the next allowed step is the deployed release again with retired_api = \"v1beta1\"");
-        assertThat(UpgradeSteps.check(deployed("1.0.14", ApiGeneration.V1), to("1.1.0")))
-                .isEmpty();
-        assertThat(UpgradeSteps.check(deployed("1.0.5", ApiGeneration.V1), to("1.1.0")))
-                .isPresent();
+        assertThat(check("1.0.14", ApiGeneration.V1, "1.1.0")).isEmpty();
+        assertThat(check("1.0.5", ApiGeneration.V1, "1.1.0")).isPresent();
     }
 
     @Test
     void refusesLeaving032WithProvisionersDeclared() {
-        assertThat(UpgradeSteps.check(deployed("v0.32.10", ApiGeneration.V1ALPHA5), to("0.37.8"))
+        assertThat(check("v0.32.10", ApiGeneration.V1ALPHA5, "0.37.8")
                         .orElseThrow()
                         .advice())
                 .isEqualTo("the next allowed step is the deployed release again with retired_api = \"v1alpha5\"");
-        assertThat(UpgradeSteps.check(deployed("v0.32.10", ApiGeneration.V1BETA1), to("0.37.8")))
-                .isEmpty();
-        assertThat(UpgradeSteps.check(deployed("v0.31.3", ApiGeneration.V1ALPHA5), to("v0.32.10")))
-                .isPresent();
-        assertThat(UpgradeSteps.check(deployed("v0.31.4", ApiGeneration.V1ALPHA5), to("v0.32.10")))
-                .isEmpty();
+        assertThat(check("v0.32.10", ApiGeneration.V1BETA1, "0.37.8")).isEmpty();
+        assertThat(check("v0.31.3", ApiGeneration.V1ALPHA5, "v0.32.10")).isPresent();
+        assertThat(check("v0.31.4", ApiGeneration.V1ALPHA5, "v0.32.10")).isEmpty();
     }
 
     @Test
     void allowsMovesWithinAStageAndDocumentedRollbacksOnly() {
-        assertThat(UpgradeSteps.check(deployed("1.14.1", ApiGeneration.V1), to("1.2.0")))
-                .isEmpty();
-        assertThat(UpgradeSteps.check(deployed("v0.33.1", ApiGeneration.V1BETA1), to("0.37.8")))
-                .isEmpty();
-        assertThat(UpgradeSteps.check(deployed("1.0.14", ApiGeneration.V1BETA1), to("0.37.7")))
-                .isEmpty();
-        assertThat(UpgradeSteps.check(deployed("1.0.14", ApiGeneration.V1BETA1), to("0.37.2"))
+        assertThat(check("1.14.1", ApiGeneration.V1, "1.2.0")).isEmpty();
+        assertThat(check("v0.33.1", ApiGeneration.V1BETA1, "0.37.8")).isEmpty();
+        assertThat(check("1.0.14", ApiGeneration.V1BETA1, "0.37.7")).isEmpty();
+        assertThat(check("1.0.14", ApiGeneration.V1BETA1, "0.37.2")
                         .orElseThrow()
                         .advice())
                 .isEqualTo("the next allowed step is 0.37.8");
-        assertThat(UpgradeSteps.check(deployed("1.14.1", ApiGeneration.V1), to("0.37.8"))
-                        .orElseThrow()
-                        .next())
+        assertThat(check("1.14.1", ApiGeneration.V1, "0.37.8").orElseThrow().next())
                 .isEqualTo(Optional.empty());
     }
 

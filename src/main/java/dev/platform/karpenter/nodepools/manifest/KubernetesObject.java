@@ -16,6 +16,13 @@ public record KubernetesObject<S>(String apiVersion, String kind, ObjectMeta met
         }
     }
 
+    /** An apiVersion and kind: the type of the objects a generation renders. */
+    public record Type(String apiVersion, String kind) {
+        public <S> KubernetesObject<S> named(String name, S spec) {
+            return of(apiVersion, kind, name, spec);
+        }
+    }
+
     public static <S> KubernetesObject<S> of(String apiVersion, String kind, String name, S spec) {
         return new KubernetesObject<>(apiVersion, kind, ObjectMeta.named(name), spec);
     }

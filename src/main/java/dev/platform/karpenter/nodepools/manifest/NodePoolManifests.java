@@ -58,14 +58,19 @@ public interface NodePoolManifests {
         return "nodepool.yaml";
     }
 
-    /** A pool object per pool of the settings, in their order, then the node class. */
+    /**
+     * A pool object per pool of the settings, in their order, named after the pool, then the node class
+     * {@value #NODE_CLASS}: the objects {@link #render} returns in every generation.
+     */
     static List<KubernetesObject<?>> poolsThenNodeClass(
             NodePoolSettings settings,
-            Function<PoolSettings, KubernetesObject<?>> pool,
-            KubernetesObject<?> nodeClass) {
+            KubernetesObject.Type poolType,
+            Function<PoolSettings, ?> poolSpec,
+            KubernetesObject.Type nodeClassType,
+            Object nodeClassSpec) {
         List<KubernetesObject<?>> objects = new ArrayList<>();
-        settings.pools().forEach(each -> objects.add(pool.apply(each)));
-        objects.add(nodeClass);
+        settings.pools().forEach(pool -> objects.add(poolType.named(pool.name(), poolSpec.apply(pool))));
+        objects.add(nodeClassType.named(NODE_CLASS, nodeClassSpec));
         return List.copyOf(objects);
     }
 

@@ -17,6 +17,9 @@ import java.util.regex.Pattern;
 final class V1Alpha5Manifests implements NodePoolManifests {
     static final String PROVISIONER_API = "karpenter.sh/v1alpha5";
     static final String NODE_TEMPLATE_API = "karpenter.k8s.aws/v1alpha1";
+    static final KubernetesObject.Type PROVISIONER = new KubernetesObject.Type(PROVISIONER_API, "Provisioner");
+    static final KubernetesObject.Type AWS_NODE_TEMPLATE =
+            new KubernetesObject.Type(NODE_TEMPLATE_API, "AWSNodeTemplate");
     /** The label Karpenter 0.x puts on the nodes it launches. */
     static final String POOL_LABEL = ApiGeneration.V1ALPHA5.poolLabel();
     /** The hook's Job gives up this much before Helm's timeout, so its failure reaches Helm as the error. */
@@ -49,20 +52,12 @@ final class V1Alpha5Manifests implements NodePoolManifests {
 
     @Override
     public List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName) {
+        List<BlockDeviceMapping> devices = BlockDeviceMapping.forFamily(settings.amiFamily());
         Map<String, String> selector = Map.of(settings.discoveryTagKey(), settings.discoveryTagValue());
+        AwsNodeTemplateSpec nodeClass = new AwsNodeTemplateSpec(
+                settings.amiFamily().setting(), selector, selector, devices, settings.nodeTags());
         return NodePoolManifests.poolsThenNodeClass(
-                settings,
-                pool -> KubernetesObject.of(PROVISIONER_API, "Provisioner", pool.name(), provisioner(pool)),
-                KubernetesObject.of(
-                        NODE_TEMPLATE_API,
-                        "AWSNodeTemplate",
-                        NODE_CLASS,
-                        new AwsNodeTemplateSpec(
-                                settings.amiFamily().setting(),
-                                selector,
-                                selector,
-                                BlockDeviceMapping.forFamily(settings.amiFamily()),
-                                settings.nodeTags())));
+                settings, PROVISIONER, V1Alpha5Manifests::provisioner, AWS_NODE_TEMPLATE, nodeClass);
     }
 
     private static ProvisionerSpec provisioner(PoolSettings pool) {

@@ -17,6 +17,8 @@ final class V1Beta1Manifests implements NodePoolManifests {
     static final String NODE_POOL_API = "karpenter.sh/v1beta1";
     static final String NODE_CLASS_API = "karpenter.k8s.aws/v1beta1";
     static final String NODE_CLASS_KIND = "EC2NodeClass";
+    static final KubernetesObject.Type NODE_POOL = new KubernetesObject.Type(NODE_POOL_API, "NodePool");
+    static final KubernetesObject.Type EC2_NODE_CLASS = new KubernetesObject.Type(NODE_CLASS_API, NODE_CLASS_KIND);
 
     public record NodePoolSpec(Template template, Map<String, Object> limits, Disruption disruption) {}
 
@@ -40,21 +42,12 @@ final class V1Beta1Manifests implements NodePoolManifests {
 
     @Override
     public List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName) {
+        List<BlockDeviceMapping> devices = BlockDeviceMapping.forFamily(settings.amiFamily());
         List<V1Manifests.SelectorTerm> selector = V1Manifests.discoverySelector(settings);
+        Ec2NodeClassSpec nodeClass = new Ec2NodeClassSpec(
+                settings.amiFamily().setting(), nodeRoleName, selector, selector, devices, settings.nodeTags());
         return NodePoolManifests.poolsThenNodeClass(
-                settings,
-                pool -> KubernetesObject.of(NODE_POOL_API, "NodePool", pool.name(), nodePool(pool)),
-                KubernetesObject.of(
-                        NODE_CLASS_API,
-                        NODE_CLASS_KIND,
-                        NODE_CLASS,
-                        new Ec2NodeClassSpec(
-                                settings.amiFamily().setting(),
-                                nodeRoleName,
-                                selector,
-                                selector,
-                                BlockDeviceMapping.forFamily(settings.amiFamily()),
-                                settings.nodeTags())));
+                settings, NODE_POOL, V1Beta1Manifests::nodePool, EC2_NODE_CLASS, nodeClass);
     }
 
     private static NodePoolSpec nodePool(PoolSettings pool) {

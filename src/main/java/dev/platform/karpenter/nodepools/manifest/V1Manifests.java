@@ -15,6 +15,8 @@ final class V1Manifests implements NodePoolManifests {
     static final String NODE_CLASS_GROUP = "karpenter.k8s.aws";
     static final String NODE_CLASS_API = NODE_CLASS_GROUP + "/v1";
     static final String NODE_CLASS_KIND = "EC2NodeClass";
+    static final KubernetesObject.Type NODE_POOL = new KubernetesObject.Type(NODE_POOL_API, "NodePool");
+    static final KubernetesObject.Type EC2_NODE_CLASS = new KubernetesObject.Type(NODE_CLASS_API, NODE_CLASS_KIND);
     /** How long a node must be empty or underutilized before consolidation, as upstream's default pool. */
     static final String DEFAULT_CONSOLIDATE_AFTER = "1m";
 
@@ -46,22 +48,17 @@ final class V1Manifests implements NodePoolManifests {
 
     @Override
     public List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName) {
+        List<BlockDeviceMapping> devices = BlockDeviceMapping.forFamily(settings.amiFamily());
         List<SelectorTerm> selector = discoverySelector(settings);
+        Ec2NodeClassSpec nodeClass = new Ec2NodeClassSpec(
+                nodeRoleName,
+                List.of(new AmiSelectorTerm(aliasFamily(settings.amiFamily()) + "@" + settings.amiVersion())),
+                selector,
+                selector,
+                devices,
+                settings.nodeTags());
         return NodePoolManifests.poolsThenNodeClass(
-                settings,
-                pool -> KubernetesObject.of(NODE_POOL_API, "NodePool", pool.name(), nodePool(pool)),
-                KubernetesObject.of(
-                        NODE_CLASS_API,
-                        NODE_CLASS_KIND,
-                        NODE_CLASS,
-                        new Ec2NodeClassSpec(
-                                nodeRoleName,
-                                List.of(new AmiSelectorTerm(
-                                        aliasFamily(settings.amiFamily()) + "@" + settings.amiVersion())),
-                                selector,
-                                selector,
-                                BlockDeviceMapping.forFamily(settings.amiFamily()),
-                                settings.nodeTags())));
+                settings, NODE_POOL, V1Manifests::nodePool, EC2_NODE_CLASS, nodeClass);
     }
 
     /** Subnets and security groups carrying the discovery tag; the v1beta1 node class selects the same way. */
