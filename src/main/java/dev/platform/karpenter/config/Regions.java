@@ -30,6 +30,14 @@ public final class Regions {
         return PartitionMetadata.of(Region.of(region)).id();
     }
 
+    /**
+     * The DNS suffix of a known region's partition ("amazonaws.com", "amazonaws.com.cn", ...): service principals
+     * such as EC2's are {@code ec2.<suffix>} in every partition.
+     */
+    public static String dnsSuffix(String region) {
+        return PartitionMetadata.of(Region.of(region)).dnsSuffix();
+    }
+
     /** An ARN in a setting must be in the region's partition: an aws-cn role cannot serve a cluster in us-east-1. */
     static void requireArnInPartition(String key, String value, String region) {
         if (!value.startsWith("arn:")) {

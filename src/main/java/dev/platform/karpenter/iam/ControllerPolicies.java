@@ -1,6 +1,7 @@
 package dev.platform.karpenter.iam;
 
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.Regions;
 import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.versions.ControllerPolicy;
 import imports.aws.data_aws_kms_key.DataAwsKmsKey;
@@ -37,7 +38,8 @@ public class ControllerPolicies extends Construct {
                 config.clusterName(),
                 facts.clusterArn(),
                 queueArn,
-                nodeRole.arn());
+                nodeRole.arn(),
+                "ec2." + Regions.dnsSuffix(config.region()));
         List<ControllerPolicy.Group> groups = new ArrayList<>(ControllerPolicy.groups(config.apis(), policyScope));
         config.interruption()
                 .kmsKeyId()

@@ -206,8 +206,8 @@ public final class UpgradePathCommand {
     }
 
     private static List<String> policyGroups(DeclaredApis apis) {
-        ControllerPolicy.Scope any =
-                new ControllerPolicy.Scope("aws", "region", "account", "cluster", "arn", "queue", "role");
+        ControllerPolicy.Scope any = new ControllerPolicy.Scope(
+                "aws", "region", "account", "cluster", "arn", "queue", "role", "ec2.amazonaws.com");
         return ControllerPolicy.groups(apis, any).stream()
                 .map(ControllerPolicy.Group::name)
                 .toList();

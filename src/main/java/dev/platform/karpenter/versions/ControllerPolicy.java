@@ -100,13 +100,17 @@ public final class ControllerPolicy {
                 Statement.allow("AllowPricingReadActions", List.of("pricing:GetProducts"), List.of("*")));
     }
 
-    /** Passing the node role, and only it, to EC2 ({@code services}: the EC2 principals of the partitions). */
-    static Statement passNodeRole(Scope s, String... services) {
+    /**
+     * Passing the node role, and only it, to EC2. Upstream's templates name ec2.amazonaws.com (v0.x) or also its
+     * aws-cn spelling (1.x); every generation here names the EC2 principal of the cluster's own partition, so
+     * GovCloud, China, ISO and EU sovereign partitions work alike.
+     */
+    static Statement passNodeRole(Scope s) {
         return Statement.allow(
                 "AllowPassingInstanceRole",
                 List.of("iam:PassRole"),
                 List.of(s.nodeRoleArn()),
-                stringEquals("iam:PassedToService", services));
+                stringEquals("iam:PassedToService", s.ec2Principal()));
     }
 
     /** Terminating instances and deleting launch templates of this cluster's pools only. */
@@ -182,7 +186,8 @@ public final class ControllerPolicy {
             String clusterName,
             String clusterArn,
             String queueArn,
-            String nodeRoleArn) {
+            String nodeRoleArn,
+            String ec2Principal) {
 
         /** An EC2 resource in this region, owned by any account (shared subnets and security groups included). */
         String ec2(String resource) {

@@ -98,7 +98,7 @@ final class ControllerPolicyV1 {
         return new Group(
                 "IAMIntegration",
                 List.of(
-                        ControllerPolicy.passNodeRole(s, "ec2.amazonaws.com", "ec2.amazonaws.com.cn"),
+                        ControllerPolicy.passNodeRole(s),
                         allow(
                                 "AllowScopedInstanceProfileCreationActions",
                                 List.of("iam:CreateInstanceProfile"),

@@ -74,7 +74,7 @@ final class ControllerPolicyV1Alpha5 {
                                         anyValue(REQUEST, POOL_TAG),
                                         forAllValuesStringEquals("aws:TagKeys", POOL_TAG, "karpenter.sh/managed-by")),
                                 ControllerPolicy.scopedDeletion(s, POOL_TAG))),
-                new Group("IAMIntegration", List.of(ControllerPolicy.passNodeRole(s, "ec2.amazonaws.com"))),
+                new Group("IAMIntegration", List.of(ControllerPolicy.passNodeRole(s))),
                 ControllerPolicy.eksIntegration(s),
                 ControllerPolicy.interruption(
                         s,

@@ -104,7 +104,7 @@ final class ControllerPolicyV1Beta1 {
         return new Group(
                 "IAMIntegration",
                 List.of(
-                        ControllerPolicy.passNodeRole(s, "ec2.amazonaws.com"),
+                        ControllerPolicy.passNodeRole(s),
                         allow(
                                 "AllowScopedInstanceProfileCreationActions",
                                 List.of("iam:CreateInstanceProfile"),

@@ -193,7 +193,8 @@ class IamStackIT {
                 clusterArn,
                 "arn:aws:sqs:" + MotoServer.REGION + ":" + ACCOUNT + ":"
                         + config.names().queue(),
-                nodeRoleArn);
+                nodeRoleArn,
+                "ec2.amazonaws.com");
         Map<String, Set<PolicyStatements.Normalized>> expected = PolicyStatements.upstream(templateVersion, scope);
 
         Map<String, String> documents = new HashMap<>();

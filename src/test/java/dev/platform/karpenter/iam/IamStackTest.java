@@ -57,6 +57,8 @@ class IamStackTest {
                     "iam_role_access_entry = false")
             .cluster(LONGEST, TestConfigs.V1)
             .cluster(LONGEST_WITH_PREFIX, TestConfigs.V1, "irsa_use_name_prefix = true", "create_iam_role = true")
+            .cluster(TestConfigs.configFor("china", "cn-north-1", TestConfigs.V0))
+            .cluster(TestConfigs.configFor("sovereign", "eusc-de-east-1", TestConfigs.V1))
             .synthesize();
 
     private static final List<String> CLUSTERS =
@@ -150,6 +152,33 @@ class IamStackTest {
 
     // --- controller policies ---------------------------------------------------------------------------------
 
+    @ParameterizedTest(name = "{0}: the node role is passed to {1}")
+    @CsvSource({
+        "irsa, ec2.amazonaws.com",
+        "v1irsa, ec2.amazonaws.com",
+        "china, ec2.amazonaws.com.cn",
+        "sovereign, ec2.amazonaws.eu"
+    })
+    void passesTheNodeRoleToTheEc2PrincipalOfTheClustersPartition(String cluster, String principal) {
+        String policyName = "KarpenterController-" + cluster + "-IAMIntegration";
+        JsonNode policy = null;
+        for (JsonNode resource : resources(stack(cluster), "aws_iam_policy")) {
+            if (resource.path("name").asText().equals(policyName)) {
+                policy = Json.parse(resource.path("policy").asText());
+            }
+        }
+        assertThat(policy).as(policyName).isNotNull();
+        JsonNode passRole = null;
+        for (JsonNode statement : policy.path("Statement")) {
+            if (statement.path("Sid").asText().equals("AllowPassingInstanceRole")) {
+                passRole = statement;
+            }
+        }
+        assertThat(passRole).as("the PassRole statement").isNotNull();
+        assertThat(texts(passRole.at("/Condition/StringEquals/iam:PassedToService")))
+                .containsExactly(principal);
+    }
+
     /** @param nodeRole "created", "node group" or the ARN given as iam_role_arn */
     @ParameterizedTest(name = "{0}")
     @CsvSource({
@@ -177,7 +206,8 @@ class IamStackTest {
                 cluster,
                 "${" + dataAddress(stack, "aws_eks_cluster") + ".arn}",
                 "arn:" + partition + ":sqs:" + region + ":" + account + ":" + queue,
-                nodeRoleArn);
+                nodeRoleArn,
+                "ec2.amazonaws.com");
         Map<String, Set<PolicyStatements.Normalized>> expected =
                 PolicyStatements.upstream(templateVersion, expectedScope);
 

@@ -25,7 +25,8 @@ class ControllerPolicyTest {
             "demo",
             "arn:aws:eks:us-west-2:123456789012:cluster/demo",
             "arn:aws:sqs:us-west-2:123456789012:demo",
-            "arn:aws:iam::123456789012:role/eks-node-group-default");
+            "arn:aws:iam::123456789012:role/eks-node-group-default",
+            "ec2.amazonaws.com");
 
     @ParameterizedTest(name = "{0} uses the statements of the {1} template")
     @CsvSource({
@@ -116,7 +117,8 @@ class ControllerPolicyTest {
                 cluster,
                 "arn:" + partition + ":eks:" + region + ":" + account + ":cluster/" + cluster,
                 "arn:" + partition + ":sqs:" + region + ":" + account + ":" + queue,
-                nodeRoleArn);
+                nodeRoleArn,
+                "ec2.sc2s.sgov.gov");
 
         for (ControllerPolicy.Group group : ControllerPolicy.groups(KarpenterRelease.of(chartVersion), longest)) {
             assertThat(iamSize(group)).as(group.name()).isLessThanOrEqualTo(MANAGED_POLICY_MAX);

@@ -58,6 +58,11 @@ public final class PolicyStatements {
         for (Map.Entry<String, String> parameter : parameters.entrySet()) {
             text = text.replace(parameter.getKey(), parameter.getValue());
         }
+        // The one deliberate difference: upstream names ec2.amazonaws.com (and on 1.x also ec2.amazonaws.com.cn) as
+        // the service the node role is passed to; the app names the EC2 principal of the cluster's partition.
+        text = text.replaceAll(
+                "\"iam:PassedToService\":\\s*(\\[[^\\]]*\\]|\"[^\"]*\")",
+                "\"iam:PassedToService\": \"" + scope.ec2Principal() + "\"");
         Map<String, Set<Normalized>> groups = new LinkedHashMap<>();
         Json.parse(text).fields().forEachRemaining(group -> groups.put(group.getKey(), fromIamJson(group.getValue())));
         return groups;
