@@ -7,6 +7,8 @@ import java.util.regex.Pattern;
  * setting and what is allowed; the app prints it and exits 2 before anything is synthesized.
  */
 public final class ConfigException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     public static final int MAX_LENGTH = 300;
     /** Longest part of a user's value a message quotes. */
     static final int MAX_QUOTED = 40;

@@ -223,6 +223,8 @@ public final class Synthesis implements AutoCloseable {
 
     /** The kernel of this process did not start (JSII_RUNTIME names nothing runnable, Node.js fails...). */
     public static final class KernelFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         KernelFailure(String message) {
             super(message);
         }
@@ -230,6 +232,8 @@ public final class Synthesis implements AutoCloseable {
 
     /** A worker process ended with an error; the last line it wrote is in the message. */
     public static final class WorkerFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         WorkerFailure(String message) {
             super(message);
         }

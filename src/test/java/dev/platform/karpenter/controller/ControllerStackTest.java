@@ -132,12 +132,14 @@ class ControllerStackTest {
         JsonNode annotations = values.path("serviceAccount").path("annotations");
         assertThat(produced(V0, annotations.path("eks.amazonaws.com/role-arn"))).isEqualTo(controllerRoleArn(V0));
 
-        values.with("settings")
-                .with("aws")
+        values.withObjectProperty("settings")
+                .withObjectProperty("aws")
                 .put("clusterEndpoint", "<endpoint>")
                 .put("interruptionQueueName", "<queue>")
                 .put("defaultInstanceProfile", "<profile>");
-        values.with("serviceAccount").with("annotations").put("eks.amazonaws.com/role-arn", "<role>");
+        values.withObjectProperty("serviceAccount")
+                .withObjectProperty("annotations")
+                .put("eks.amazonaws.com/role-arn", "<role>");
         assertThat(values).isEqualTo(yaml("""
                 settings:
                   aws:
@@ -161,8 +163,12 @@ class ControllerStackTest {
         JsonNode annotations = values.path("serviceAccount").path("annotations");
         assertThat(produced(V1, annotations.path("eks.amazonaws.com/role-arn"))).isEqualTo(controllerRoleArn(V1));
 
-        values.with("settings").put("clusterEndpoint", "<endpoint>").put("interruptionQueue", "<queue>");
-        values.with("serviceAccount").with("annotations").put("eks.amazonaws.com/role-arn", "<role>");
+        values.withObjectProperty("settings")
+                .put("clusterEndpoint", "<endpoint>")
+                .put("interruptionQueue", "<queue>");
+        values.withObjectProperty("serviceAccount")
+                .withObjectProperty("annotations")
+                .put("eks.amazonaws.com/role-arn", "<role>");
         assertThat(values).isEqualTo(yaml("""
                 settings:
                   clusterName: demo

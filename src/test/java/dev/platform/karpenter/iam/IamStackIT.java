@@ -235,8 +235,10 @@ class IamStackIT {
             JsonNode ofType = Synthesized.resources(stack, type);
             assertThat(ofType.size()).as(type + " in the stack").isEqualTo(1);
             ofType.fieldNames()
-                    .forEachRemaining(
-                            id -> override.with("resource").with(type).with(id).put("count", 0));
+                    .forEachRemaining(id -> override.withObjectProperty("resource")
+                            .withObjectProperty(type)
+                            .withObjectProperty(id)
+                            .put("count", 0));
         }
         Files.writeString(stackDir.resolve("moto_override.tf.json"), override.toString());
     }
