@@ -73,7 +73,7 @@ public record ClusterConfig(
                 tags,
                 IamSettings.from(settings, release),
                 InterruptionSettings.from(settings, clusterName),
-                ControllerSettings.from(settings),
+                ControllerSettings.from(settings, release, region),
                 NodePoolSettings.from(settings, clusterName, apis, tags),
                 StateBackendSettings.from(settings, region),
                 apis,

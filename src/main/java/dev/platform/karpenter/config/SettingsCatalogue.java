@@ -65,6 +65,18 @@ public final class SettingsCatalogue {
         add("controller_resources", Type.OBJECT, Map.of(), false, "requests and limits of the controller");
         add("controller_tolerations", Type.OBJECT_LIST, List.of(), false, "tolerations of the controller pods");
         add("controller_affinity", Type.OBJECT, Map.of(), false, "affinity of the controller pods");
+        add(
+                "controller_values",
+                Type.OBJECT,
+                Map.of(),
+                false,
+                "any value of the release's chart values.yaml, over what the settings make");
+        add(
+                "chart_repository",
+                Type.STRING,
+                "oci://public.ecr.aws/karpenter",
+                false,
+                "OCI repository of the karpenter and karpenter-crd charts");
         add("ami_family", Type.STRING, AmiFamily.BOTTLEROCKET.setting(), false, "operating system of the nodes");
         add("ami_version", Type.STRING, NodePoolSettings.LATEST_AMI, false, "1.x: AMI release of the node class alias");
         add(
