@@ -18,31 +18,53 @@ import java.util.Map;
 final class ChartValuesSetting {
     static final String KEY = "controller_values";
 
-    /** Each value the project owns, by its path in every generation's spelling, with what sets it. */
-    private static final Map<List<String>, String> OWNED = owned();
+    /**
+     * What sets an owned value.
+     *
+     * @param how     how the project sets it, completing "set by the project ..."
+     * @param setting the setting (or source) it comes from, for short mentions
+     */
+    private record Owner(String how, String setting) {}
+
+    /** Each value the project owns, by its path in every generation's spelling. */
+    private static final Map<List<String>, Owner> OWNED = owned();
 
     private ChartValuesSetting() {}
 
-    private static Map<List<String>, String> owned() {
-        Map<List<String>, String> owned = new LinkedHashMap<>();
+    private static Map<List<String>, Owner> owned() {
+        Map<List<String>, Owner> owned = new LinkedHashMap<>();
         for (HelmValueKeys keys : HelmValueKeys.everyGeneration()) {
-            owned.put(keys.clusterName().segments(), "from cluster_name; write that setting instead");
-            owned.put(keys.clusterEndpoint().segments(), "to the cluster's endpoint, which it reads from EKS");
-            owned.put(keys.interruptionQueue().segments(), "to the interruption queue it creates (queue_name)");
+            owned.put(
+                    keys.clusterName().segments(),
+                    new Owner("from cluster_name; write that setting instead", "cluster_name"));
+            owned.put(
+                    keys.clusterEndpoint().segments(),
+                    new Owner("to the cluster's endpoint, which it reads from EKS", "read from EKS"));
+            owned.put(
+                    keys.interruptionQueue().segments(),
+                    new Owner("to the interruption queue it creates (queue_name)", "queue_name"));
             keys.defaultInstanceProfile()
                     .ifPresent(path -> owned.put(
                             path.segments(),
-                            "to the instance profile of the node role (create_iam_role, iam_role_arn, "
-                                    + "node_group_name)"));
+                            new Owner(
+                                    "to the instance profile of the node role (create_iam_role, iam_role_arn, "
+                                            + "node_group_name)",
+                                    "create_iam_role, iam_role_arn, node_group_name")));
         }
         owned.put(
                 HelmValueKeys.SERVICE_ACCOUNT_NAME.segments(),
-                "from karpenter_service_account, the account the controller role trusts; write that setting instead");
+                new Owner(
+                        "from karpenter_service_account, the account the controller role trusts; write that setting "
+                                + "instead",
+                        "karpenter_service_account"));
         owned.put(
                 HelmValueKeys.SERVICE_ACCOUNT_ANNOTATIONS
                         .child(HelmValueKeys.ROLE_ARN_ANNOTATION)
                         .segments(),
-                "to the controller role it creates with this release's policy (controller_identity)");
+                new Owner(
+                        "to the controller role it creates with this release's policy (controller_identity; "
+                                + "pod_identity binds that role without it)",
+                        "controller_identity"));
         return Collections.unmodifiableMap(owned);
     }
 
@@ -74,9 +96,9 @@ final class ChartValuesSetting {
                 if (childPath.stream().allMatch(String.class::isInstance)) {
                     List<String> keys =
                             childPath.stream().map(String.class::cast).toList();
-                    String owner = OWNED.get(keys);
+                    Owner owner = OWNED.get(keys);
                     if (owner != null && schema.takes(keys)) {
-                        throw new ConfigException(where(childPath) + ": set by the project " + owner);
+                        throw new ConfigException(where(childPath) + ": set by the project " + owner.how());
                     }
                     if (entry.getValue() == null) {
                         refuseRemovingOwned(childPath, keys, schema);
@@ -98,7 +120,7 @@ final class ChartValuesSetting {
         OWNED.forEach((owned, owner) -> {
             if (owned.size() > keys.size() && owned.subList(0, keys.size()).equals(keys) && schema.takes(owned)) {
                 throw new ConfigException(where(path) + ": null would remove " + ChartValuesSchema.display(owned)
-                        + ", which the project sets " + owner.replaceFirst("; write that setting instead$", ""));
+                        + ", which the project sets (" + owner.setting() + ")");
             }
         });
     }

@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -224,8 +225,7 @@ public final class ChartValuesSchema {
             List<Object> childPath = append(path, key);
             Declared child = node.children().get(key);
             if (child == null) {
-                return Optional.of(new Violation(
-                        display(childPath), "unknown key; did you mean " + nearest(path, node, key) + "?"));
+                return Optional.of(new Violation(display(childPath), unknownKey(path, node, key, entry.getValue())));
             }
             Object value = entry.getValue();
             if (value == null) {
@@ -287,21 +287,39 @@ public final class ChartValuesSchema {
     }
 
     /**
-     * The key meant: where a key of that name exists elsewhere in the chart (written at the wrong level), its path;
-     * otherwise the sibling nearest in edit distance, ignoring case.
+     * Names the key meant: where the keys under it belong to its parent, the first of them there; where a key of
+     * that name exists elsewhere in the chart (written at the wrong level), its path; otherwise the sibling nearest in edit distance, ignoring case, as a suggestion when it is nearer than a
+     * whole rewrite of the key.
      */
-    private String nearest(List<Object> parentPath, Declared parent, String key) {
+    private String unknownKey(List<Object> parentPath, Declared parent, String key, Object value) {
+        // A level too many, as a release that moved its keys up has it (0.32 to 0.33: settings.aws.* to settings.*).
+        if (value instanceof Map<?, ?> map) {
+            for (Object inner : map.keySet()) {
+                if (parent.children().containsKey(String.valueOf(inner))) {
+                    return "unknown key; did you mean " + display(append(parentPath, String.valueOf(inner))) + "?";
+                }
+            }
+        }
         List<List<String>> elsewhere = new ArrayList<>();
         paths(List.of(), root, key, elsewhere);
         if (!elsewhere.isEmpty()) {
-            return display(
-                    elsewhere.stream().min(Comparator.comparingInt(List::size)).orElseThrow());
+            return "unknown key; did you mean "
+                    + display(elsewhere.stream()
+                            .min(Comparator.comparingInt(List::size))
+                            .orElseThrow())
+                    + "?";
         }
-        String lower = key.toLowerCase(java.util.Locale.ROOT);
-        return parent.children().keySet().stream()
-                .min(Comparator.comparingInt(
-                        sibling -> DISTANCE.apply(lower, sibling.toLowerCase(java.util.Locale.ROOT))))
+        String lower = key.toLowerCase(Locale.ROOT);
+        String nearest = parent.children().keySet().stream()
+                .min(Comparator.comparingInt(sibling -> distance(lower, sibling)))
                 .orElseThrow(() -> new IllegalStateException("a declared map without keys at " + display(parentPath)));
+        return distance(lower, nearest) < key.length()
+                ? "unknown key; did you mean " + nearest + "?"
+                : "unknown key in this release's chart; the nearest is " + nearest;
+    }
+
+    private static int distance(String lowerKey, String sibling) {
+        return DISTANCE.apply(lowerKey, sibling.toLowerCase(Locale.ROOT));
     }
 
     /** The paths of the declared keys spelt {@code key} (ignoring case). */
