@@ -17,7 +17,6 @@ public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
 
     public static final String AL2023 = "AL2023";
     public static final String AL2 = "AL2";
-    private static final int FIRST_AL2023_MINOR = 33;
 
     /**
      * Tag keys Karpenter sets on what it launches and its node-class webhooks reject in spec.tags (the union over
@@ -44,8 +43,8 @@ public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
 
     public static NodePoolRules of(DeclaredApis apis) {
         KarpenterRelease release = apis.release();
-        boolean al2023 = !apis.rendered().contains(ApiGeneration.V1ALPHA5)
-                && (release.apiGeneration() == ApiGeneration.V1 || release.minor() >= FIRST_AL2023_MINOR);
+        boolean al2023 =
+                !apis.rendered().contains(ApiGeneration.V1ALPHA5) && release.has(KarpenterMinor.Feature.AL2023);
         return new NodePoolRules(apis.rendered(), al2023);
     }
 
