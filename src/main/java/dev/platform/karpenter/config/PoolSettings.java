@@ -26,6 +26,9 @@ import java.util.regex.Pattern;
  * @param labels                node_labels: labels of every node of the pool
  * @param taints                node_taints: taints of every node of the pool
  * @param requirements          node_requirements: extra scheduling requirements
+ * @param nodeClass             node_class: the node class its nodes are launched with (default "default")
+ * @param spec                  node_pool_spec, or the entry's spec: upstream fields merged over what the settings
+ *                              produce; never inherited
  */
 public record PoolSettings(
         String name,
@@ -41,7 +44,9 @@ public record PoolSettings(
         Optional<Integer> ttlSecondsAfterEmpty,
         Map<String, String> labels,
         List<NodeTaint> taints,
-        List<NodeRequirement> requirements) {
+        List<NodeRequirement> requirements,
+        String nodeClass,
+        Map<String, Object> spec) {
 
     public static final String DEFAULT_POOL = "default";
     static final List<String> CAPACITY_TYPES = List.of("spot", "on-demand");
@@ -68,7 +73,9 @@ public record PoolSettings(
                         Optional.empty(),
                         Map.of(),
                         List.of(),
-                        List.of()));
+                        List.of(),
+                        NodeClassSettings.DEFAULT_NODE_CLASS,
+                        Map.of()));
     }
 
     /** A pool of node_pools: its own name and settings, the rest taken from {@code inherited}. */
@@ -147,7 +154,9 @@ public record PoolSettings(
                 ttl,
                 labels.isEmpty() ? inherited.labels : labels,
                 taints.isEmpty() ? inherited.taints : List.copyOf(taints),
-                requirements.isEmpty() ? inherited.requirements : List.copyOf(requirements));
+                requirements.isEmpty() ? inherited.requirements : List.copyOf(requirements),
+                NodeClassSettings.DEFAULT_NODE_CLASS,
+                Map.of());
     }
 
     private static List<String> oneOrMoreOf(

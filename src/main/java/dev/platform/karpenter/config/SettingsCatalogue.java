@@ -66,7 +66,12 @@ public final class SettingsCatalogue {
         add("controller_tolerations", Type.OBJECT_LIST, List.of(), false, "tolerations of the controller pods");
         add("controller_affinity", Type.OBJECT, Map.of(), false, "affinity of the controller pods");
         add("ami_family", Type.STRING, AmiFamily.BOTTLEROCKET.setting(), false, "operating system of the nodes");
-        add("ami_version", Type.STRING, NodePoolSettings.LATEST_AMI, false, "1.x: AMI release of the node class alias");
+        add(
+                "ami_version",
+                Type.STRING,
+                PoolsAndNodeClasses.LATEST_AMI,
+                false,
+                "1.x: AMI release of the node class alias");
         add(
                 "discovery_tag_key",
                 Type.STRING,
@@ -90,7 +95,7 @@ public final class SettingsCatalogue {
         add(
                 "uninstall_hook_image",
                 Type.STRING,
-                NodePoolSettings.DEFAULT_UNINSTALL_HOOK_IMAGE,
+                PoolsAndNodeClasses.DEFAULT_UNINSTALL_HOOK_IMAGE,
                 false,
                 "0.x: kubectl image of the uninstall hook");
         add("node_pools", Type.OBJECT_LIST, List.of(), false, "more pools beside \"default\"");

@@ -99,11 +99,4 @@ class KubernetesSupportTest {
         assertThat(advice.keySet()).last().isEqualTo(newestRange.max());
         assertThat(advice.get(newestRange.max())).endsWith(newest);
     }
-
-    @Test
-    void amazonLinux2StopsAtKubernetes132() {
-        assertThat(KubernetesSupport.newestKubernetesWithAmis("AL2")).contains(32);
-        assertThat(KubernetesSupport.newestKubernetesWithAmis("AL2023")).isEmpty();
-        assertThat(KubernetesSupport.newestKubernetesWithAmis("Bottlerocket")).isEmpty();
-    }
 }

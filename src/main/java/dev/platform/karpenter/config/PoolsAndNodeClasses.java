@@ -12,26 +12,16 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Settings of the node class and the pools (Provisioner/AWSNodeTemplate on 0.x, NodePool/EC2NodeClass on 1.x).
+ * The pools and the node classes they launch nodes with (Provisioners and AWSNodeTemplates on 0.x, NodePools and
+ * EC2NodeClasses from 0.32 on), generation-neutral: nodepools.manifest converts them to each API generation.
  *
- * @param amiFamily          ami_family: Bottlerocket (default), AL2023 (1.x only) or AL2
- * @param discoveryTagKey    discovery_tag_key: tag that marks the subnets and security groups nodes use
- * @param discoveryTagValue  discovery_tag_value: its value (default: the cluster name)
  * @param pools              the pool "default" (top-level settings) first, then node_pools in their order
+ * @param nodeClasses        the node class "default" (top-level settings) first, then node_classes in their order
  * @param uninstallHookImage uninstall_hook_image: 0.x only, a kubectl image for the Job that deletes the
  *                           Provisioners and waits for their nodes on destroy
- * @param amiVersion         ami_version: 1.x only, the EKS-optimized AMI release of the alias ("latest" or e.g.
- *                           "v20240625" for AL2023, "v1.10.0" for Bottlerocket)
- * @param nodeTags           tags: also put on everything Karpenter launches (node class spec.tags)
  */
-public record NodePoolSettings(
-        AmiFamily amiFamily,
-        String discoveryTagKey,
-        String discoveryTagValue,
-        List<PoolSettings> pools,
-        String uninstallHookImage,
-        String amiVersion,
-        Map<String, String> nodeTags) {
+public record PoolsAndNodeClasses(
+        List<PoolSettings> pools, List<NodeClassSettings> nodeClasses, String uninstallHookImage) {
 
     /**
      * The Kubernetes project's kubectl image (no shell; maintained on registry.k8s.io), pinned by the digest the
@@ -44,18 +34,20 @@ public record NodePoolSettings(
 
     public static final String LATEST_AMI = "latest";
     private static final Pattern IMAGE = Pattern.compile("[a-z0-9]([-a-z0-9._/:@]*[a-zA-Z0-9])?");
-    /** AMI release versions as the EKS-optimized AMIs spell them: v20240625 (AL2, AL2023), v1.10.0 (Bottlerocket). */
-    private static final Pattern DATED_AMI_VERSION = Pattern.compile("v\\d{8}");
 
-    private static final Pattern BOTTLEROCKET_VERSION = Pattern.compile("v\\d+\\.\\d+\\.\\d+");
-
-    static NodePoolSettings from(Settings settings, String clusterName, DeclaredApis apis, Map<String, String> tags) {
+    static PoolsAndNodeClasses from(
+            Settings settings, String clusterName, DeclaredApis apis, Map<String, String> tags) {
         KarpenterRelease release = apis.release();
         NodePoolRules rules = NodePoolRules.of(apis);
         AmiFamily amiFamily = settings.choice("ami_family", AmiFamily.class);
-        if (!rules.amiFamilies().contains(amiFamily.setting())) {
+        if (!amiFamily.acceptedBy(rules)) {
             throw new ConfigException("ami_family \"" + amiFamily.setting() + "\" is not available with Karpenter "
-                    + release + "; use one of " + String.join(", ", rules.amiFamilies()));
+                    + release + "; use one of "
+                    + String.join(
+                            ", ",
+                            AmiFamily.acceptedByAll(rules).stream()
+                                    .map(AmiFamily::setting)
+                                    .toList()));
         }
         String tagKey = settings.string("discovery_tag_key");
         Kubernetes.requireLabelKey("discovery_tag_key", tagKey);
@@ -108,14 +100,10 @@ public record NodePoolSettings(
                             + " remove it or choose another key");
                 }));
         String amiVersion = amiVersion(settings, rules, release, amiFamily);
-        return new NodePoolSettings(
-                amiFamily,
-                tagKey,
-                tagValue,
-                List.copyOf(pools),
-                hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE),
-                amiVersion,
-                tags);
+        NodeClassSettings defaultClass = new NodeClassSettings(
+                NodeClassSettings.DEFAULT_NODE_CLASS, amiFamily, amiVersion, tagKey, tagValue, tags, Map.of());
+        return new PoolsAndNodeClasses(
+                List.copyOf(pools), List.of(defaultClass), hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE));
     }
 
     private static String amiVersion(
@@ -129,13 +117,24 @@ public record NodePoolSettings(
                     "ami_version applies to Karpenter 1.x NodeClasses only (the v1 amiSelectorTerms alias);" + " with "
                             + release + " the node class takes the newest AMI of ami_family; remove ami_version");
         }
-        Pattern format = family == AmiFamily.BOTTLEROCKET ? BOTTLEROCKET_VERSION : DATED_AMI_VERSION;
-        if (!version.get().equals(LATEST_AMI) && !format.matcher(version.get()).matches()) {
+        if (!family.isReleaseVersion(version.get())) {
             throw new ConfigException("ami_version must be \"latest\" or a release of the " + family.setting()
-                    + " AMIs such as \"" + (family == AmiFamily.BOTTLEROCKET ? "v1.10.0" : "v20240625") + "\", got "
-                    + ConfigException.quote(version.get()) + "");
+                    + " AMIs such as \"" + family.exampleVersion() + "\", got " + ConfigException.quote(version.get()));
         }
         return version.get();
+    }
+
+    /** The node class {@code name}. */
+    public NodeClassSettings nodeClass(String name) {
+        return nodeClasses.stream()
+                .filter(nodeClass -> nodeClass.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no node class " + name));
+    }
+
+    /** The AMI families of the node classes, each once. */
+    public List<AmiFamily> amiFamilies() {
+        return nodeClasses.stream().map(NodeClassSettings::amiFamily).distinct().toList();
     }
 
     /** Whether any pool may launch spot capacity (the default pools do). */
