@@ -19,4 +19,12 @@ public enum AmiFamily implements SettingValue {
     public String setting() {
         return setting;
     }
+
+    /** The releases whose node class accepts this family (NodePoolRules: AL2023 is younger than the others). */
+    @Override
+    public ReleaseSpan releases() {
+        return this == AL2023
+                ? ReleaseSpan.where(apis -> NodePoolRules.of(apis).amiFamilies().contains(setting))
+                : ReleaseSpan.ALL;
+    }
 }
