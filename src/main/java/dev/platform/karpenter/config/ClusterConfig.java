@@ -39,7 +39,7 @@ public record ClusterConfig(
         IamSettings iam,
         InterruptionSettings interruption,
         ControllerSettings controller,
-        NodePoolSettings nodePools,
+        PoolsAndNodeClasses poolsAndClasses,
         StateBackendSettings backend,
         DeclaredApis apis,
         boolean upgradeOverride) {
@@ -89,7 +89,7 @@ public record ClusterConfig(
                 IamSettings.from(settings, apis),
                 InterruptionSettings.from(settings, clusterName),
                 ControllerSettings.from(settings),
-                NodePoolSettings.from(settings, clusterName, apis, tags),
+                PoolsAndNodeClasses.from(settings, clusterName, apis, tags),
                 StateBackendSettings.from(settings, region),
                 apis,
                 upgradeOverride);

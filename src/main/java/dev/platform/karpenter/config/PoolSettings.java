@@ -30,6 +30,9 @@ import java.util.regex.Pattern;
  * node_taints, requirements: node_requirements), where its default, bounds and releases are declared.
  *
  * @param name metadata.name of the pool
+ * @param nodeClass node_class: the node class its nodes are launched with (default "default")
+ * @param spec      node_pool_spec, or the entry's spec: upstream fields merged over what the settings produce; never
+ *                  inherited
  */
 public record PoolSettings(
         String name,
@@ -45,7 +48,9 @@ public record PoolSettings(
         Optional<Integer> ttlSecondsAfterEmpty,
         Map<String, String> labels,
         List<NodeTaint> taints,
-        List<NodeRequirement> requirements) {
+        List<NodeRequirement> requirements,
+        String nodeClass,
+        Map<String, Object> spec) {
 
     public static final String DEFAULT_POOL = "default";
 
@@ -70,7 +75,9 @@ public record PoolSettings(
                         TTL_SECONDS_AFTER_EMPTY.defaultValue(),
                         defaultOf(NODE_LABELS),
                         List.of(),
-                        List.of()));
+                        List.of(),
+                        NodeClassSettings.DEFAULT_NODE_CLASS,
+                        Map.of()));
     }
 
     /** A pool of node_pools: its own name and settings, the rest taken from {@code inherited}. */
@@ -130,7 +137,9 @@ public record PoolSettings(
                 settings.optional(TTL_SECONDS_AFTER_EMPTY).or(() -> inherited.ttlSecondsAfterEmpty),
                 labels.isEmpty() ? inherited.labels : labels,
                 taints.isEmpty() ? inherited.taints : taints,
-                requirements.isEmpty() ? inherited.requirements : requirements);
+                requirements.isEmpty() ? inherited.requirements : requirements,
+                NodeClassSettings.DEFAULT_NODE_CLASS,
+                Map.of());
     }
 
     /** Each object of a list setting as a {@code T}, errors naming its index: node_taints[1]. */

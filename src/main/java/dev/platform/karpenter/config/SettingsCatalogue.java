@@ -303,7 +303,7 @@ public final class SettingsCatalogue {
 
     public static final Setting<String> AMI_VERSION = NODE_POOLS_SECTION
             .string("ami_version")
-            .byDefault(NodePoolSettings.LATEST_AMI)
+            .byDefault(PoolsAndNodeClasses.LATEST_AMI)
             .releases(ReleaseSpan.where(apis -> NodePoolRules.of(apis).hasAmiAlias(), "v1 EC2NodeClass alias"))
             .describe(
                     "AMI release of the node class alias",
@@ -433,7 +433,7 @@ public final class SettingsCatalogue {
 
     public static final Setting<String> UNINSTALL_HOOK_IMAGE = NODE_POOLS_SECTION
             .string("uninstall_hook_image")
-            .byDefault(NodePoolSettings.DEFAULT_UNINSTALL_HOOK_IMAGE)
+            .byDefault(PoolsAndNodeClasses.DEFAULT_UNINSTALL_HOOK_IMAGE)
             .defaultCommentedOut()
             .releases(ReleaseSpan.where(
                     apis -> !NodePoolRules.of(apis).nodeClassDeletionWaitsForNodes(), "v1alpha5 Provisioners"))

@@ -33,8 +33,9 @@ class ClusterConfigTest {
         assertThat(config.iam().useNamePrefix()).isFalse();
         assertThat(config.interruption().queueName()).isEqualTo("demo");
         assertThat(config.controller().stsRegionalEndpoints()).isFalse();
-        assertThat(config.nodePools().amiFamily()).isEqualTo(AmiFamily.BOTTLEROCKET);
-        assertThat(config.nodePools().discoveryTagValue()).isEqualTo("demo");
+        assertThat(config.poolsAndClasses().nodeClass("default").amiFamily()).isEqualTo(AmiFamily.BOTTLEROCKET);
+        assertThat(config.poolsAndClasses().nodeClass("default").discoveryTagValue())
+                .isEqualTo("demo");
         assertThat(config.backend().isRemote()).isFalse();
     }
 
@@ -58,7 +59,7 @@ class ClusterConfigTest {
         assertThat(config.iam().createNodeRole()).isTrue();
         assertThat(config.iam().useNamePrefix()).isTrue();
         assertThat(config.controller().stsRegionalEndpoints()).isTrue();
-        assertThat(config.nodePools().amiFamily()).isEqualTo(AmiFamily.AL2023);
+        assertThat(config.poolsAndClasses().nodeClass("default").amiFamily()).isEqualTo(AmiFamily.AL2023);
         assertThat(config.tags())
                 .containsExactly(java.util.Map.entry("Team", "platform"), java.util.Map.entry("CostCenter", "42"));
         assertThat(config.backend().bucket()).contains("my-state");

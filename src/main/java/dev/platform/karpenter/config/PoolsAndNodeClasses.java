@@ -21,21 +21,15 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Settings of the node class and the pools (Provisioner/AWSNodeTemplate with v1alpha5, NodePool/EC2NodeClass from
- * 0.32). Each component is the setting of the same name in {@link SettingsCatalogue}, where its default, bounds and
- * releases are declared.
+ * The pools and the node classes they launch nodes with (Provisioners and AWSNodeTemplates on 0.x, NodePools and
+ * EC2NodeClasses from 0.32 on), generation-neutral: nodepools.manifest converts them to each API generation.
  *
- * @param pools    the pool "default" (top-level settings) first, then node_pools in their order
- * @param nodeTags tags: also put on everything Karpenter launches (node class spec.tags)
+ * @param pools              the pool "default" (top-level settings) first, then node_pools in their order
+ * @param nodeClasses        the node class "default" (top-level settings) first, then node_classes in their order
+ * @param uninstallHookImage uninstall_hook_image (SettingsCatalogue)
  */
-public record NodePoolSettings(
-        AmiFamily amiFamily,
-        String discoveryTagKey,
-        String discoveryTagValue,
-        List<PoolSettings> pools,
-        String uninstallHookImage,
-        String amiVersion,
-        Map<String, String> nodeTags) {
+public record PoolsAndNodeClasses(
+        List<PoolSettings> pools, List<NodeClassSettings> nodeClasses, String uninstallHookImage) {
 
     /**
      * The Kubernetes project's kubectl image (no shell; maintained on registry.k8s.io), pinned by the digest the
@@ -48,13 +42,9 @@ public record NodePoolSettings(
 
     public static final String LATEST_AMI = "latest";
     private static final Pattern IMAGE = Pattern.compile("[a-z0-9]([-a-z0-9._/:@]*[a-zA-Z0-9])?");
-    /** AMI release versions as the EKS-optimized AMIs spell them: v20240625 (AL2, AL2023), v1.10.0 (Bottlerocket). */
-    private static final Pattern DATED_AMI_VERSION = Pattern.compile("v\\d{8}");
 
-    private static final Pattern BOTTLEROCKET_VERSION = Pattern.compile("v\\d+\\.\\d+\\.\\d+");
-
-    static NodePoolSettings from(Settings settings, String clusterName, DeclaredApis apis, Map<String, String> tags) {
-        KarpenterRelease release = apis.release();
+    static PoolsAndNodeClasses from(
+            Settings settings, String clusterName, DeclaredApis apis, Map<String, String> tags) {
         NodePoolRules rules = NodePoolRules.of(apis);
         AmiFamily amiFamily = settings.get(AMI_FAMILY);
         AMI_FAMILY.requireAvailable(amiFamily, apis);
@@ -105,14 +95,10 @@ public record NodePoolSettings(
                             + " remove it or choose another key");
                 }));
         String amiVersion = amiVersion(settings, apis, amiFamily);
-        return new NodePoolSettings(
-                amiFamily,
-                tagKey,
-                tagValue,
-                List.copyOf(pools),
-                hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE),
-                amiVersion,
-                tags);
+        NodeClassSettings defaultClass = new NodeClassSettings(
+                NodeClassSettings.DEFAULT_NODE_CLASS, amiFamily, amiVersion, tagKey, tagValue, tags, Map.of());
+        return new PoolsAndNodeClasses(
+                List.copyOf(pools), List.of(defaultClass), hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE));
     }
 
     private static String amiVersion(Settings settings, DeclaredApis apis, AmiFamily family) {
@@ -121,13 +107,25 @@ public record NodePoolSettings(
             return LATEST_AMI;
         }
         AMI_VERSION.requireApplies(apis, "the node class takes the newest AMI of ami_family; remove ami_version");
-        Pattern format = family == AmiFamily.BOTTLEROCKET ? BOTTLEROCKET_VERSION : DATED_AMI_VERSION;
-        return ConfigException.requireMatch(
-                format,
+        return ConfigException.require(
+                family.isReleaseVersion(version),
                 AMI_VERSION.key(),
                 "must be \"latest\" or a release of the " + family.setting() + " AMIs such as \""
-                        + (family == AmiFamily.BOTTLEROCKET ? "v1.10.0" : "v20240625") + "\"",
+                        + family.exampleVersion() + "\"",
                 version);
+    }
+
+    /** The node class {@code name}. */
+    public NodeClassSettings nodeClass(String name) {
+        return nodeClasses.stream()
+                .filter(nodeClass -> nodeClass.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no node class " + name));
+    }
+
+    /** The AMI families of the node classes, each once. */
+    public List<AmiFamily> amiFamilies() {
+        return nodeClasses.stream().map(NodeClassSettings::amiFamily).distinct().toList();
     }
 
     /** Whether any pool may launch spot capacity (the default pools do). */

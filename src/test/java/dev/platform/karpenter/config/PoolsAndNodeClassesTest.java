@@ -16,15 +16,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class NodePoolSettingsTest {
+class PoolsAndNodeClassesTest {
 
     @Test
     void defaultsMatchUpstreamsDefaultPool() {
-        NodePoolSettings settings = config(V1).nodePools();
+        PoolsAndNodeClasses settings = config(V1).poolsAndClasses();
 
-        assertThat(settings.amiFamily()).isEqualTo(AmiFamily.BOTTLEROCKET);
-        assertThat(settings.discoveryTagKey()).isEqualTo("karpenter.sh/discovery");
-        assertThat(settings.discoveryTagValue()).isEqualTo("demo");
+        assertThat(settings.nodeClass("default").amiFamily()).isEqualTo(AmiFamily.BOTTLEROCKET);
+        assertThat(settings.nodeClass("default").discoveryTagKey()).isEqualTo("karpenter.sh/discovery");
+        assertThat(settings.nodeClass("default").discoveryTagValue()).isEqualTo("demo");
         assertThat(settings.pools()).hasSize(1);
         PoolSettings pool = settings.pools().get(0);
         assertThat(pool.name()).isEqualTo("default");
@@ -44,13 +44,13 @@ class NodePoolSettingsTest {
         assertThat(settings.uninstallHookImage())
                 .isEqualTo(
                         "registry.k8s.io/kubectl:v1.28.15@sha256:498806b1515409c41d0d209fe2f5cd891fc571698ff19b1d3d9749f8b9b10f46");
-        assertThat(settings.amiVersion()).isEqualTo("latest");
-        assertThat(settings.nodeTags()).isEmpty();
+        assertThat(settings.nodeClass("default").amiVersion()).isEqualTo("latest");
+        assertThat(settings.nodeClass("default").tags()).isEmpty();
     }
 
     @Test
     void readsEverySetting() {
-        NodePoolSettings settings = config(
+        PoolsAndNodeClasses settings = config(
                         V0,
                         "ami_family = \"AL2\"",
                         "discovery_tag_key = \"example.com/karpenter\"",
@@ -68,12 +68,12 @@ class NodePoolSettingsTest {
                         "node_taints = [{ key = \"dedicated\", value = \"batch\", effect = \"NoSchedule\" }]",
                         "node_requirements = [{ key = \"karpenter.k8s.aws/instance-size\", operator = \"NotIn\", values = [\"metal\"] }]",
                         "uninstall_hook_image = \"registry.example.com/tools/kubectl:1.27.4\"")
-                .nodePools();
+                .poolsAndClasses();
 
         assertThat(settings.uninstallHookImage()).isEqualTo("registry.example.com/tools/kubectl:1.27.4");
-        assertThat(settings.amiFamily()).isEqualTo(AmiFamily.AL2);
-        assertThat(settings.discoveryTagKey()).isEqualTo("example.com/karpenter");
-        assertThat(settings.discoveryTagValue()).isEqualTo("shared");
+        assertThat(settings.nodeClass("default").amiFamily()).isEqualTo(AmiFamily.AL2);
+        assertThat(settings.nodeClass("default").discoveryTagKey()).isEqualTo("example.com/karpenter");
+        assertThat(settings.nodeClass("default").discoveryTagValue()).isEqualTo("shared");
         PoolSettings pool = settings.pools().get(0);
         assertThat(pool.capacityTypes()).containsExactly("on-demand");
         assertThat(pool.architectures()).containsExactly("amd64", "arm64");
@@ -92,14 +92,14 @@ class NodePoolSettingsTest {
 
     @Test
     void extraPoolsTakeWhatTheyDoNotSetFromTheTopLevel() {
-        NodePoolSettings settings = config(
+        PoolsAndNodeClasses settings = config(
                         V1,
                         "cpu_limit = 200",
                         "consolidate_after = \"5m\"",
                         "node_labels = { team = \"platform\" }",
                         "node_pools = [{ name = \"arm\", architectures = [\"arm64\"], cpu_limit = 50,"
                                 + " node_taints = [{ key = \"arch\", value = \"arm64\", effect = \"NoSchedule\" }] }]")
-                .nodePools();
+                .poolsAndClasses();
 
         assertThat(settings.pools()).extracting(PoolSettings::name).containsExactly("default", "arm");
         PoolSettings arm = settings.pools().get(1);
@@ -313,13 +313,20 @@ class NodePoolSettingsTest {
 
     @Test
     void pinsTheAmiReleaseInTheFormatOfItsFamily() {
-        assertThat(config(V1, "ami_version = \"v1.10.0\"").nodePools().amiVersion())
+        assertThat(config(V1, "ami_version = \"v1.10.0\"")
+                        .poolsAndClasses()
+                        .nodeClass("default")
+                        .amiVersion())
                 .isEqualTo("v1.10.0");
         assertThat(config(V1, "ami_family = \"AL2023\"", "ami_version = \"v20240625\"")
-                        .nodePools()
+                        .poolsAndClasses()
+                        .nodeClass("default")
                         .amiVersion())
                 .isEqualTo("v20240625");
-        assertThat(config(V1, "ami_version = \"latest\"").nodePools().amiVersion())
+        assertThat(config(V1, "ami_version = \"latest\"")
+                        .poolsAndClasses()
+                        .nodeClass("default")
+                        .amiVersion())
                 .isEqualTo("latest");
     }
 
