@@ -28,9 +28,9 @@ public enum KarpenterMinor {
     V0_30(  0,    30,   0,      Step.NONE,       ServedApis.V1ALPHA5,                PolicyGeneration.V1ALPHA5),
     V0_31(  0,    31,   5,      Step.from(4),    ServedApis.V1ALPHA5,                PolicyGeneration.V1ALPHA5),
     V0_32(  0,    32,   10,     Step.ANY_PATCH,  ServedApis.V1BETA1_BESIDE_V1ALPHA5, PolicyGeneration.V1BETA1_BRIDGE,  INSTANCE_PROFILES_FROM_ROLE),
-    V0_33(  0,    33,   12,     Step.from(12),   ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1,         AL2023),
+    V0_33(  0,    33,   12,     Step.from(12),   ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1),
     V0_34(  0,    34,   13,     Step.from(13),   ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1),
-    V0_35(  0,    35,   12,     Step.from(12),   ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1,         CHART_VERSION_WITHOUT_V),
+    V0_35(  0,    35,   12,     Step.from(12),   ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1,         AL2023, CHART_VERSION_WITHOUT_V),
     V0_36(  0,    36,   9,      Step.from(9),    ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1),
     V0_37(  0,    37,   8,      Step.from(7),    ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1),
     V1_0(   1,    0,    14,     Step.from(6),    ServedApis.V1_BESIDE_V1BETA1,       PolicyGeneration.V1,              POD_IDENTITY, ECR_PULL_ONLY, CONVERSION_WEBHOOKS),
@@ -57,7 +57,7 @@ public enum KarpenterMinor {
          * and Karpenter makes each node's instance profile from the node class's role: no profile is made for it.
          */
         INSTANCE_PROFILES_FROM_ROLE(false),
-        /** The node class accepts amiFamily AL2023. */
+        /** The node class accepts amiFamily AL2023 (upstream #5604). */
         AL2023(false),
         /** The registry spells the chart version without a leading "v" ("0.35.12", not "v0.35.12"). */
         CHART_VERSION_WITHOUT_V(false),
