@@ -52,7 +52,7 @@ class SchemaCostTest {
 
         ClusterConfig config = TestConfigs.config(newest.chartVersion());
         List<JsonNode> objects = Json.yamlDocuments(ManifestYaml.documents(
-                NodePoolManifests.forApis(config.apis()).render(config.nodePools(), "KarpenterNodeRole-demo")));
+                NodePoolManifests.forApis(config.apis()).render(config.poolsAndClasses(), "KarpenterNodeRole-demo")));
         JsonNode pool = objects.get(0);
         String apiVersion = pool.path("apiVersion").asText();
         String kind = pool.path("kind").asText();

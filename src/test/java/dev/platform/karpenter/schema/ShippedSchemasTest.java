@@ -75,8 +75,8 @@ class ShippedSchemasTest {
         ReleaseSchemas schemas = ReleaseSchemas.of(release);
         List<String> kinds = new ArrayList<>();
         for (ClusterConfig config : configs(release)) {
-            List<JsonNode> objects = Json.yamlDocuments(ManifestYaml.documents(
-                    NodePoolManifests.forApis(config.apis()).render(config.nodePools(), "KarpenterNodeRole-demo")));
+            List<JsonNode> objects = Json.yamlDocuments(ManifestYaml.documents(NodePoolManifests.forApis(config.apis())
+                    .render(config.poolsAndClasses(), "KarpenterNodeRole-demo")));
             for (JsonNode object : objects) {
                 String apiVersion = object.path("apiVersion").asText();
                 String kind = object.path("kind").asText();
