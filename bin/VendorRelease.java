@@ -63,7 +63,7 @@ public final class VendorRelease {
         deleteRecursively(dir);
         Files.createDirectories(dir.resolve("crds"));
         Files.write(dir.resolve("values.yaml"), git(repo, "show", commit + ":charts/karpenter/values.yaml"));
-        long crds = 0;
+        List<String> crds = new ArrayList<>();
         // The CRD chart's templates name the CRDs it installs; their untemplated text is in pkg/apis/crds.
         for (String line : lines(git(repo, "ls-tree", "--name-only", commit, "charts/karpenter-crd/templates/"))) {
             String file = Path.of(line).getFileName().toString();
@@ -74,15 +74,19 @@ public final class VendorRelease {
             if (!KINDS.contains(crd.at("/spec/names/kind").asText())) {
                 continue;
             }
-            Path out = dir.resolve("crds").resolve(file.replaceFirst("\\.yaml$", ".json.gz"));
-            writeGzip(out, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(trim(crd)));
-            crds++;
+            String name = file.replaceFirst("\\.yaml$", ".json.gz");
+            writeGzip(dir.resolve("crds").resolve(name), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(trim(crd)));
+            crds.add(name);
         }
-        if (crds == 0) {
+        if (crds.isEmpty()) {
             throw new IllegalStateException(tag + ": the karpenter-crd chart installs no " + KINDS + " CRD");
         }
-        Files.writeString(dir.resolve("UPSTREAM"), "tag=" + tag + "\ncommit=" + commit + "\n");
-        System.out.println(tag + " -> " + releases.relativize(dir) + " (" + crds + " CRDs, " + size(dir) + " bytes)");
+        // The app reads the list of CRD files here: a class path folder cannot be listed inside a jar.
+        Files.writeString(
+                dir.resolve("release.properties"),
+                "tag=" + tag + "\ncommit=" + commit + "\ncrds=" + String.join(",", crds) + "\n");
+        System.out.println(
+                tag + " -> " + releases.relativize(dir) + " (" + crds.size() + " CRDs, " + size(dir) + " bytes)");
     }
 
     /** The CRD as validation reads it: group, kind, and each served version's schema without descriptions. */
@@ -149,12 +153,12 @@ public final class VendorRelease {
         }
     }
 
-    /** README's table of the vendored tags, between its markers, from each minor's UPSTREAM file. */
+    /** README's table of the vendored tags, between its markers, from each minor's release.properties. */
     private static void writeIndex(Path releases) throws IOException {
         Map<String, String> tags = new TreeMap<>(Comparator.comparing(VendorRelease::minorOrder));
         try (Stream<Path> dirs = Files.list(releases)) {
-            for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve("UPSTREAM"))).toList()) {
-                String upstream = Files.readString(dir.resolve("UPSTREAM"));
+            for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve("release.properties"))).toList()) {
+                String upstream = Files.readString(dir.resolve("release.properties"));
                 Matcher tag = Pattern.compile("tag=(\\S+)").matcher(upstream);
                 Matcher commit = Pattern.compile("commit=(\\S+)").matcher(upstream);
                 if (tag.find() && commit.find()) {

@@ -27,7 +27,7 @@ public record ChartRepository(
         OTHER
     }
 
-    static final String KEY = "chart_repository";
+    private static final String KEY = SettingsCatalogue.CHART_REPOSITORY.key();
     public static final String ECR_PUBLIC_HOST = "public.ecr.aws";
 
     /**
@@ -41,7 +41,7 @@ public record ChartRepository(
     private static final int MAX_LENGTH = 255;
 
     static ChartRepository from(Settings settings, String clusterRegion) {
-        String url = settings.string(KEY);
+        String url = settings.get(SettingsCatalogue.CHART_REPOSITORY);
         Matcher oci = OCI_REPOSITORY.matcher(url);
         ConfigException.require(
                 url.length() <= MAX_LENGTH && oci.matches(),

@@ -16,7 +16,7 @@ import java.util.Map;
  * policies, the queue and the trust policy are made for exactly those.
  */
 final class ChartValuesSetting {
-    static final String KEY = "controller_values";
+    private static final String KEY = SettingsCatalogue.CONTROLLER_VALUES.key();
 
     /**
      * What sets an owned value.
@@ -70,7 +70,7 @@ final class ChartValuesSetting {
 
     /** The values as written (maps in order, nulls kept: a null drops the chart's default), or empty. */
     static Map<String, Object> read(Settings settings, KarpenterRelease release) {
-        Map<String, Object> values = settings.object(KEY);
+        Map<String, Object> values = settings.get(SettingsCatalogue.CONTROLLER_VALUES);
         if (values.isEmpty()) {
             return Map.of();
         }
@@ -78,8 +78,7 @@ final class ChartValuesSetting {
         refuseOwnedAndTemplates(List.of(), values, schema);
         schema.check(values).ifPresent(violation -> {
             throw new ConfigException(KEY + "." + violation.path() + ": " + violation.message()
-                    + " (chart values of Karpenter " + release.major() + "." + release.minor() + "."
-                    + release.patch() + ")");
+                    + " (chart values of Karpenter " + schema.version() + ")");
         });
         @SuppressWarnings("unchecked")
         Map<String, Object> copy = (Map<String, Object>) copy(values);

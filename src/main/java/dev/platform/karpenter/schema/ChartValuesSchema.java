@@ -1,12 +1,8 @@
 package dev.platform.karpenter.schema;
 
 import dev.platform.karpenter.versions.KarpenterRelease;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -88,7 +84,6 @@ public final class ChartValuesSchema {
             List.of("initContainers"), Kind.LIST,
             List.of("podDisruptionBudget", "maxUnavailable"), Kind.INTEGER_OR_STRING);
 
-    private static final String RESOURCES = "/dev/platform/karpenter/versions/releases/";
     private static final Map<String, ChartValuesSchema> BY_MINOR = new ConcurrentHashMap<>();
     private static final Pattern BARE_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
     private static final LevenshteinDistance DISTANCE = LevenshteinDistance.getDefaultInstance();
@@ -98,38 +93,36 @@ public final class ChartValuesSchema {
     private record Declared(Kind kind, String chartDefault, Map<String, Declared> children) {}
 
     private final Declared root;
+    private final String version;
 
-    private ChartValuesSchema(Declared root) {
+    private ChartValuesSchema(Declared root, String version) {
         this.root = root;
+        this.version = version;
     }
 
-    /** The schema of {@code release}'s chart, from the values.yaml shipped for its minor. */
+    /** The schema of {@code release}'s chart, from the values.yaml shipped for its minor (ReleaseSchemas). */
     public static ChartValuesSchema of(KarpenterRelease release) {
-        return BY_MINOR.computeIfAbsent(release.major() + "." + release.minor(), ChartValuesSchema::load);
+        return BY_MINOR.computeIfAbsent(ReleaseSchemas.minor(release), minor -> {
+            ReleaseSchemas files = ReleaseSchemas.of(release);
+            return parse(
+                    new StringReader(files.valuesYaml()), files.upstreamTag().replaceFirst("^v", ""));
+        });
     }
 
-    /** The schema of a values.yaml text. */
-    public static ChartValuesSchema parse(Reader valuesYaml) {
+    /** The schema of a values.yaml text, of the Karpenter release {@code version} (for messages). */
+    public static ChartValuesSchema parse(Reader valuesYaml, String version) {
         LoaderOptions options = new LoaderOptions();
         options.setProcessComments(true);
         Node document = new Yaml(options).compose(valuesYaml);
         if (!(document instanceof MappingNode mapping)) {
             throw new IllegalArgumentException("a chart's values.yaml is a map");
         }
-        return new ChartValuesSchema(object(List.of(), mapping));
+        return new ChartValuesSchema(object(List.of(), mapping), version);
     }
 
-    private static ChartValuesSchema load(String minor) {
-        String resource = RESOURCES + minor + "/values.yaml";
-        try (InputStream in = ChartValuesSchema.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException(
-                        "no chart values.yaml shipped for Karpenter " + minor + " at " + resource);
-            }
-            return parse(new InputStreamReader(in, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** The Karpenter release whose values.yaml this is, e.g. "1.14.1". */
+    public String version() {
+        return version;
     }
 
     private static Declared object(List<String> path, MappingNode mapping) {

@@ -12,7 +12,6 @@ import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import dev.platform.karpenter.versions.KarpenterRelease;
-import dev.platform.karpenter.versions.UpgradeSteps;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class ChartValuesCoverageTest {
     private static final Pattern PLAIN_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
-    private static final KarpenterRelease NEWEST = UpgradeSteps.newestRelease();
+    private static final KarpenterRelease NEWEST = KarpenterRelease.newest();
 
     @Test
     void everyChartValueIsSettableExceptTheOnesTheProjectOwns() throws IOException {

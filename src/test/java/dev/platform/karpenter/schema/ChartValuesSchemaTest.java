@@ -6,8 +6,8 @@ import dev.platform.karpenter.schema.ChartValuesSchema.Kind;
 import dev.platform.karpenter.schema.ChartValuesSchema.Value;
 import dev.platform.karpenter.schema.ChartValuesSchema.Violation;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
+import dev.platform.karpenter.versions.KarpenterMinor;
 import dev.platform.karpenter.versions.KarpenterRelease;
-import dev.platform.karpenter.versions.UpgradeSteps;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
@@ -46,15 +46,12 @@ class ChartValuesSchemaTest {
                     "webhook.logLevel"));
 
     private static ChartValuesSchema newest() {
-        return ChartValuesSchema.of(UpgradeSteps.newestRelease());
+        return ChartValuesSchema.of(KarpenterRelease.newest());
     }
 
     /** One release of every supported minor. */
     static Stream<KarpenterRelease> everyMinor() {
-        return UpgradeSteps.stations().stream()
-                .map(station -> station.release())
-                .map(release -> new KarpenterRelease(release.major(), release.minor(), 0))
-                .distinct();
+        return KarpenterMinor.all().stream().map(KarpenterMinor::firstRelease);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -218,7 +215,7 @@ class ChartValuesSchemaTest {
                   c: 2
                 plain:
                   d: true
-                """));
+                """), "0.0.0");
 
         assertThat(schema.values())
                 .containsExactly(
