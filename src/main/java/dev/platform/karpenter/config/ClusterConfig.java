@@ -19,6 +19,8 @@ import java.util.regex.Pattern;
  * @param apis         the release with retired_api: the API generations the pools are declared in
  * @param upgradeOverride upgrade_override names karpenter_chart_version: its deploy skips the step guard and the
  *                     Kubernetes range check (a cluster outside the step's range, or a fresh install over kept IAM)
+ * @param besideAutoMode beside_auto_mode: the cluster may run EKS Auto Mode (a deliberate migration to it); otherwise
+ *                     every stack's plan stops on an Auto Mode cluster, which runs AWS's own Karpenter
  */
 public record ClusterConfig(
         String clusterName,
@@ -33,7 +35,8 @@ public record ClusterConfig(
         NodePoolSettings nodePools,
         StateBackendSettings backend,
         DeclaredApis apis,
-        boolean upgradeOverride) {
+        boolean upgradeOverride,
+        boolean besideAutoMode) {
 
     /** EKS cluster names: 1-100 characters, starting with a letter or digit. */
     private static final Pattern CLUSTER_NAME = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]*");
@@ -61,6 +64,7 @@ public record ClusterConfig(
             throw new ConfigException(e.getMessage());
         }
         boolean upgradeOverride = upgradeOverride(settings, release);
+        boolean besideAutoMode = besideAutoMode(settings, release);
         String namespace = dnsLabel(settings, "karpenter_namespace");
         String serviceAccount = dnsLabel(settings, "karpenter_service_account");
         Map<String, String> tags = AwsRules.requireTags("tags", settings.stringMap("tags"));
@@ -77,7 +81,8 @@ public record ClusterConfig(
                 NodePoolSettings.from(settings, clusterName, apis, tags),
                 StateBackendSettings.from(settings, region),
                 apis,
-                upgradeOverride);
+                upgradeOverride,
+                besideAutoMode);
         config.names().requireWithinAwsLimits();
         config.iam().nodeRoleArn().ifPresent(arn -> Regions.requireArnInPartition("iam_role_arn", arn, region));
         config.interruption()
@@ -115,6 +120,17 @@ public record ClusterConfig(
                     + " one deploy; remove it afterwards");
         }
         return true;
+    }
+
+    /** Only for a Karpenter that can run beside Auto Mode: AWS's migration needs 1.1 or later. */
+    private static boolean besideAutoMode(Settings settings, KarpenterRelease release) {
+        boolean beside = settings.bool("beside_auto_mode");
+        if (beside && !release.runsBesideAutoMode()) {
+            throw new ConfigException("beside_auto_mode = true needs a Karpenter that can run beside EKS Auto Mode"
+                    + " (AWS's migration to Auto Mode starts from 1.1 or later), but karpenter_chart_version is \""
+                    + release.chartVersion() + "\": allowed " + KarpenterRelease.releasesBesideAutoMode());
+        }
+        return beside;
     }
 
     private static String dnsLabel(Settings settings, String key) {

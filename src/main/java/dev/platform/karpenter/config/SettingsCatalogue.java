@@ -50,6 +50,12 @@ public final class SettingsCatalogue {
                 null,
                 false,
                 "chart version whose deploy skips the step and Kubernetes checks");
+        add(
+                "beside_auto_mode",
+                Type.BOOL,
+                false,
+                false,
+                "install on an EKS Auto Mode cluster, to migrate to Auto Mode (1.1 or later)");
         add("karpenter_namespace", Type.STRING, "karpenter", false, "namespace of the controller");
         add("karpenter_service_account", Type.STRING, "karpenter", false, "service account of the controller");
         add("controller_identity", Type.STRING, "irsa", false, "irsa or pod_identity");

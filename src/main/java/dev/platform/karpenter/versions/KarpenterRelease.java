@@ -24,6 +24,9 @@ public record KarpenterRelease(int major, int minor, int patch) {
     /** The newest 1.x minor this project generates for. */
     private static final int NEWEST_V1_MINOR = 14;
 
+    /** The first 1.x minor AWS lets run beside EKS Auto Mode during a migration to it. */
+    private static final int FIRST_MINOR_BESIDE_AUTO_MODE = 1;
+
     /**
      * Parses a chart version as written in tfvars. A missing or extra leading "v" is accepted and normalized to
      * the registry's spelling, since the registry would otherwise answer "not found" at apply time.
@@ -124,6 +127,21 @@ public record KarpenterRelease(int major, int minor, int patch) {
      */
     public boolean supportsPodIdentity() {
         return isV1();
+    }
+
+    /**
+     * Whether this Karpenter can run beside EKS Auto Mode while workloads move to it: AWS's "Migrate from Karpenter
+     * to EKS Auto Mode" requires Karpenter 1.1 or later on the cluster (Auto Mode's NodePools and NodeClaims share
+     * the karpenter.sh v1 CRDs with it).
+     */
+    public boolean runsBesideAutoMode() {
+        return isV1() && minor >= FIRST_MINOR_BESIDE_AUTO_MODE;
+    }
+
+    /** The chart versions that {@link #runsBesideAutoMode}, as advice names them: "1.1.x to 1.14.x". */
+    public static String releasesBesideAutoMode() {
+        return new KarpenterRelease(1, FIRST_MINOR_BESIDE_AUTO_MODE, 0).minorSeries() + " to "
+                + new KarpenterRelease(1, NEWEST_V1_MINOR, 0).minorSeries();
     }
 
     /** Karpenter 1.10 added handling of capacity reservation interruption warnings. */

@@ -136,7 +136,8 @@ class TerraformStringsIT {
                 nodePools,
                 c.backend(),
                 c.apis(),
-                c.upgradeOverride());
+                c.upgradeOverride(),
+                c.besideAutoMode());
     }
 
     /**

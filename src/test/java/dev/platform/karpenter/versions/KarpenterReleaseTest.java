@@ -3,6 +3,8 @@ package dev.platform.karpenter.versions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -41,6 +43,28 @@ class KarpenterReleaseTest {
                 .isFalse();
         assertThat(KarpenterRelease.of("1.10.0").handlesCapacityReservationInterruptions())
                 .isTrue();
+    }
+
+    /** AWS's migration from Karpenter to EKS Auto Mode needs Karpenter 1.1 or later on the cluster. */
+    @Test
+    void runningBesideAutoModeStartsAt11() {
+        List<KarpenterRelease> minors = new ArrayList<>();
+        for (int major = 0; major <= UpgradeSteps.newestRelease().major(); major++) {
+            for (int minor = 0; minor <= 99; minor++) {
+                KarpenterRelease release = new KarpenterRelease(major, minor, 0);
+                if (release.isSupported()) {
+                    minors.add(release);
+                }
+            }
+        }
+        assertThat(minors).hasSizeGreaterThan(20);
+        for (KarpenterRelease release : minors) {
+            assertThat(release.runsBesideAutoMode())
+                    .as(release.chartVersion())
+                    .isEqualTo(release.major() == 1 && release.minor() >= 1);
+        }
+        assertThat(KarpenterRelease.releasesBesideAutoMode())
+                .isEqualTo("1.1.x to " + UpgradeSteps.newestRelease().minorSeries());
     }
 
     @Test
