@@ -51,9 +51,9 @@ public final class ClusterGuards {
         if (!config.upgradeOverride()) { // a step taken outside the cluster's range deliberately (bin/upgrade-path)
             guards.add(chartSupportsTheCluster(config.release(), config.clusterName()));
         }
-        AmiFamily family = config.nodePools().amiFamily();
-        KubernetesSupport.newestKubernetesWithAmis(family.setting())
-                .ifPresent(newest -> guards.add(amisExist(config, family, newest)));
+        for (AmiFamily family : config.poolsAndClasses().amiFamilies()) {
+            family.newestKubernetesMinor().ifPresent(newest -> guards.add(amisExist(config, family, newest)));
+        }
         return guards;
     }
 
@@ -93,9 +93,9 @@ public final class ClusterGuards {
     }
 
     private static Postcondition amisExist(ClusterConfig config, AmiFamily family, int newestKubernetes) {
-        List<String> others = NodePoolRules.of(config.release()).amiFamilies().stream()
-                .filter(other -> !other.equals(family.setting()))
-                .map(ClusterGuards::quoted)
+        List<String> others = AmiFamily.acceptedByAll(NodePoolRules.of(config.release())).stream()
+                .filter(other -> other != family)
+                .map(other -> quoted(other.setting()))
                 .toList();
         return Postcondition.builder()
                 .condition("${tonumber(split(\".\", self.version)[1]) <= " + newestKubernetes + "}")

@@ -29,7 +29,7 @@ public class IamStack extends TerraformStack {
         instanceProfileName = config.apis().needsInstanceProfile()
                 ? new NodeInstanceProfile(this, "node-instance-profile", config, nodeRole).name()
                 : "";
-        if (config.nodePools().allowsSpot()) {
+        if (config.poolsAndClasses().allowsSpot()) {
             new SpotServiceLinkedRole(this, "spot-service-linked-role", config);
         }
 

@@ -13,6 +13,7 @@ import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
 import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
 import imports.helm.release.Release;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import software.constructs.Construct;
 
@@ -45,13 +46,14 @@ public class NodePoolsStack extends TerraformStack {
         addDependency(controller);
 
         NodePoolManifests manifests = NodePoolManifests.forApis(config.apis());
-        List<KubernetesObject<?>> objects = manifests.render(config.nodePools(), iam.nodeRoleName());
+        List<KubernetesObject<Map<String, Object>>> objects =
+                manifests.render(config.poolsAndClasses(), iam.nodeRoleName());
         ClusterAccess cluster = new ClusterAccess(this, "cluster", config);
         ManifestChart chart = new ManifestChart(this, "manifest-chart");
         List<Object> released = Stream.concat(
                         objects.stream(),
                         manifests
-                                .uninstallHook(config.nodePools(), config.namespace(), RELEASE_TIMEOUT_SECONDS)
+                                .uninstallHook(config.poolsAndClasses(), config.namespace(), RELEASE_TIMEOUT_SECONDS)
                                 .stream())
                 .toList();
         Release.Builder.create(this, "pools")
@@ -72,7 +74,7 @@ public class NodePoolsStack extends TerraformStack {
         plainFile = new PlainManifestFile(
                 config.stackName(CONCERN),
                 manifests.plainFileName(),
-                ManifestYaml.documents(manifests.render(config.nodePools(), plainRole)));
+                ManifestYaml.documents(manifests.render(config.poolsAndClasses(), plainRole)));
     }
 
     /**

@@ -77,12 +77,6 @@ public final class KubernetesSupport {
             row(1, 13, 0, 26, 36),
             row(1, 14, 0, 26, 36));
 
-    /**
-     * EKS publishes Amazon Linux 2 AMIs up to Kubernetes 1.32 and none for 1.33 or later (AL2023 and Bottlerocket
-     * cover every version EKS offers).
-     */
-    static final int AL2_NEWEST_KUBERNETES_MINOR = 32;
-
     private KubernetesSupport() {}
 
     /**
@@ -99,11 +93,6 @@ public final class KubernetesSupport {
     /** The rows of the releases this project generates for, in upstream's order. */
     public static List<Row> supportedRows() {
         return ROWS.stream().filter(Row::isSupportedByThisProject).toList();
-    }
-
-    /** The newest Kubernetes minor EKS publishes AMIs of this family for ("AL2": 32), empty where EKS keeps up. */
-    public static Optional<Integer> newestKubernetesWithAmis(String amiFamily) {
-        return amiFamily.equals(NodePoolRules.AL2) ? Optional.of(AL2_NEWEST_KUBERNETES_MINOR) : Optional.empty();
     }
 
     /**

@@ -9,15 +9,10 @@ import java.util.Set;
  * declared generation knows fail with a message instead of being silently dropped or rejected by the webhook at apply.
  *
  * @param rendered the generations whose objects are rendered (0.32 before retiring: v1alpha5 and v1beta1)
- * @param al2023   whether the node class accepts AL2023 (added in 0.33)
+ * @param al2023   whether the node class accepts the AL2023 AMI family (added in v0.35.0, upstream #5604; config.AmiFamily says the rest)
  */
 public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
-    /** AMI families as Karpenter's amiFamily spells them (and the tfvars' ami_family). */
-    public static final String BOTTLEROCKET = "Bottlerocket";
-
-    public static final String AL2023 = "AL2023";
-    public static final String AL2 = "AL2";
-    private static final int FIRST_AL2023_MINOR = 33;
+    private static final int FIRST_AL2023_MINOR = 35;
 
     /**
      * Tag keys Karpenter sets on what it launches and its node-class webhooks reject in spec.tags (the union over
@@ -65,11 +60,6 @@ public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
     /** v1beta1 accepts consolidateAfter only with WhenEmpty (consolidation = false); v1 with both policies. */
     public boolean consolidateAfterNeedsConsolidationOff() {
         return newest() == ApiGeneration.V1BETA1;
-    }
-
-    /** AMI families the node class accepts, as the tfvars spell them: AL2023 support came with 0.33. */
-    public List<String> amiFamilies() {
-        return al2023 ? List.of(BOTTLEROCKET, AL2023, AL2) : List.of(BOTTLEROCKET, AL2);
     }
 
     /**

@@ -33,8 +33,9 @@ class ClusterConfigTest {
         assertThat(config.iam().useNamePrefix()).isFalse();
         assertThat(config.interruption().queueName()).isEqualTo("demo");
         assertThat(config.controller().stsRegionalEndpoints()).isFalse();
-        assertThat(config.nodePools().amiFamily()).isEqualTo(AmiFamily.BOTTLEROCKET);
-        assertThat(config.nodePools().discoveryTagValue()).isEqualTo("demo");
+        assertThat(config.poolsAndClasses().nodeClass("default").amiFamily()).isEqualTo(AmiFamily.BOTTLEROCKET);
+        assertThat(config.poolsAndClasses().nodeClass("default").discoveryTagValue())
+                .isEqualTo("demo");
         assertThat(config.backend().isRemote()).isFalse();
     }
 
@@ -58,7 +59,7 @@ class ClusterConfigTest {
         assertThat(config.iam().createNodeRole()).isTrue();
         assertThat(config.iam().useNamePrefix()).isTrue();
         assertThat(config.controller().stsRegionalEndpoints()).isTrue();
-        assertThat(config.nodePools().amiFamily()).isEqualTo(AmiFamily.AL2023);
+        assertThat(config.poolsAndClasses().nodeClass("default").amiFamily()).isEqualTo(AmiFamily.AL2023);
         assertThat(config.tags())
                 .containsExactly(java.util.Map.entry("Team", "platform"), java.util.Map.entry("CostCenter", "42"));
         assertThat(config.backend().bucket()).contains("my-state");
@@ -129,7 +130,7 @@ class ClusterConfigTest {
                 Arguments.of(
                         "retiring on 0.31",
                         tfvars(V0, "retired_api = \"v1alpha5\""),
-                        "retired_api \"v1alpha5\" cannot be retired with Karpenter v0.30.0: it serves v1alpha5 only"),
+                        "retired_api applies to Karpenter 0.32 and later only; with v0.30.0 remove retired_api"),
                 Arguments.of(
                         "not a version",
                         tfvars("latest"),
@@ -159,7 +160,7 @@ class ClusterConfigTest {
                 Arguments.of(
                         "pod identity on 0.x",
                         tfvars(V0, "controller_identity = \"pod_identity\""),
-                        "controller_identity \"pod_identity\" needs Karpenter 1.x; karpenter_chart_version v0.30.0 predates"),
+                        "controller_identity \"pod_identity\" applies to Karpenter 1.x only; with v0.30.0 use \"irsa\""),
                 Arguments.of(
                         "bad ami family",
                         tfvars(V0, "ami_family = \"Ubuntu\""),

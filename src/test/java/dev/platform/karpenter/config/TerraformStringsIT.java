@@ -99,7 +99,7 @@ class TerraformStringsIT {
                 c.controller().resources(),
                 c.controller().tolerations(),
                 Map.of("nodeAffinity", Map.of("hostile", List.of(READ_FILE, LOOP, ESCAPED_ALREADY))));
-        PoolSettings p = c.nodePools().pools().get(0);
+        PoolSettings p = c.poolsAndClasses().pools().get(0);
         PoolSettings pool = new PoolSettings(
                 p.name(),
                 p.capacityTypes(),
@@ -114,15 +114,20 @@ class TerraformStringsIT {
                 p.ttlSecondsAfterEmpty(),
                 Map.of("loop", LOOP, "escaped", ESCAPED_ALREADY),
                 p.taints(),
-                p.requirements());
-        NodePoolSettings nodePools = new NodePoolSettings(
-                c.nodePools().amiFamily(),
-                c.nodePools().discoveryTagKey(),
-                c.nodePools().discoveryTagValue(),
-                List.of(pool),
-                c.nodePools().uninstallHookImage(),
-                c.nodePools().amiVersion(),
-                Map.of("team", ALL));
+                p.requirements(),
+                p.nodeClass(),
+                p.spec());
+        NodeClassSettings n = c.poolsAndClasses().nodeClass(NodeClassSettings.DEFAULT_NODE_CLASS);
+        NodeClassSettings nodeClass = new NodeClassSettings(
+                n.name(),
+                n.amiFamily(),
+                n.amiVersion(),
+                n.discoveryTagKey(),
+                n.discoveryTagValue(),
+                Map.of("team", ALL),
+                n.spec());
+        PoolsAndNodeClasses nodePools = new PoolsAndNodeClasses(
+                List.of(pool), List.of(nodeClass), c.poolsAndClasses().uninstallHookImage());
         return new ClusterConfig(
                 c.clusterName(),
                 c.region(),

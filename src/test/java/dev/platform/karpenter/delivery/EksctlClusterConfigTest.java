@@ -26,9 +26,9 @@ class EksctlClusterConfigTest {
                 .isTrue();
         assertThat(cluster.path("metadata")
                         .path("tags")
-                        .path(example.nodePools().discoveryTagKey())
+                        .path(example.poolsAndClasses().nodeClass("default").discoveryTagKey())
                         .asText())
-                .isEqualTo(example.nodePools().discoveryTagValue());
+                .isEqualTo(example.poolsAndClasses().nodeClass("default").discoveryTagValue());
         assertThat(cluster.path("iam").path("withOIDC").asBoolean()).isTrue();
         assertThat(cluster.path("managedNodeGroups").findValuesAsText("name"))
                 .contains(example.iam().nodeGroupName());

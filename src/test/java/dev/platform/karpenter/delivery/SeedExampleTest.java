@@ -20,7 +20,7 @@ class SeedExampleTest {
     void isTheSeedsSetup() {
         assertThat(SEED.release().chartVersion()).isEqualTo("v0.30.0");
         assertThat(SEED.apis().rendered()).containsExactly(ApiGeneration.V1ALPHA5);
-        assertThat(SEED.nodePools().amiFamily()).isEqualTo(AmiFamily.BOTTLEROCKET);
+        assertThat(SEED.poolsAndClasses().nodeClass("default").amiFamily()).isEqualTo(AmiFamily.BOTTLEROCKET);
         assertThat(SEED.iam().controllerIdentity()).isEqualTo(ControllerIdentity.IRSA);
         assertThat(SEED.iam().createNodeRole()).isFalse();
         assertThat(SEED.iam().useNamePrefix()).isFalse();

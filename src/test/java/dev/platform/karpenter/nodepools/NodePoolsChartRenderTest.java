@@ -120,7 +120,8 @@ class NodePoolsChartRenderTest {
     void helmRendersExactlyTheTypedManifestsAndTheValuesCarryTheUninstallHook(Pools pools) {
         ClusterConfig config = pools.config();
         NodePoolManifests manifests = NodePoolManifests.forApis(config.apis());
-        List<JsonNode> typed = HelmRender.parse(ManifestYaml.documents(manifests.render(config.nodePools(), MARKER)));
+        List<JsonNode> typed =
+                HelmRender.parse(ManifestYaml.documents(manifests.render(config.poolsAndClasses(), MARKER)));
         assertThat(sorted(pools.rendered())).isEqualTo(sorted(typed));
         boolean alpha = config.apis().rendered().contains(ApiGeneration.V1ALPHA5);
         assertThat(pools.rendered())
@@ -130,8 +131,8 @@ class NodePoolsChartRenderTest {
                                 ? new String[] {"Provisioner", "AWSNodeTemplate"}
                                 : new String[] {"NodePool", "EC2NodeClass"});
 
-        List<Object> hookObjects =
-                manifests.uninstallHook(config.nodePools(), config.namespace(), NodePoolsStack.RELEASE_TIMEOUT_SECONDS);
+        List<Object> hookObjects = manifests.uninstallHook(
+                config.poolsAndClasses(), config.namespace(), NodePoolsStack.RELEASE_TIMEOUT_SECONDS);
         List<JsonNode> hook = hookObjects.isEmpty() ? List.of() : HelmRender.parse(ManifestYaml.documents(hookObjects));
         List<JsonNode> released = new ArrayList<>(typed);
         released.addAll(hook);
@@ -150,7 +151,7 @@ class NodePoolsChartRenderTest {
         String plain =
                 read(pools.stackDir().resolve(PlainManifestFile.DIRECTORY).resolve(manifests.plainFileName()));
         List<JsonNode> expected = HelmRender.parse(ManifestYaml.documents(
-                manifests.render(pools.config().nodePools(), NodePoolsStack.NODE_ROLE_PLACEHOLDER)));
+                manifests.render(pools.config().poolsAndClasses(), NodePoolsStack.NODE_ROLE_PLACEHOLDER)));
         List<JsonNode> rendered = pools.rendered().stream()
                 .filter(o -> !o.at("/metadata/annotations/helm.sh~1hook").isTextual())
                 .map(o -> HelmRender.parse(o.toString().replace(MARKER, NodePoolsStack.NODE_ROLE_PLACEHOLDER))

@@ -82,11 +82,4 @@ class KubernetesSupportTest {
         assertThat(advice.keySet()).first().isEqualTo("1.23");
         assertThat(advice.keySet()).last().isEqualTo("1.36");
     }
-
-    @Test
-    void amazonLinux2StopsAtKubernetes132() {
-        assertThat(KubernetesSupport.newestKubernetesWithAmis("AL2")).contains(32);
-        assertThat(KubernetesSupport.newestKubernetesWithAmis("AL2023")).isEmpty();
-        assertThat(KubernetesSupport.newestKubernetesWithAmis("Bottlerocket")).isEmpty();
-    }
 }

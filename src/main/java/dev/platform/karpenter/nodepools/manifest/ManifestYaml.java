@@ -2,6 +2,7 @@ package dev.platform.karpenter.nodepools.manifest;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SequenceWriter;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -13,16 +14,35 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 
-/** Renders manifests with Jackson YAML: unset and empty fields left out, numeric-looking strings quoted. */
+/**
+ * Renders manifests with Jackson YAML, numeric-looking strings quoted. Fields of the typed records that are unset or
+ * empty are left out; a spec tree (a map, see {@link #tree}) is written as it is, so an empty list a user wrote
+ * (e.g. no disruption budgets) stays one.
+ */
 public final class ManifestYaml {
-    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
-                    .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-                    // "2" in a Gt requirement must stay a string: Kubernetes rejects a number in a list of strings.
-                    .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-                    .build())
-            .setSerializationInclusion(JsonInclude.Include.NON_EMPTY);
+    private static final YAMLFactory FACTORY = YAMLFactory.builder()
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            // "2" in a Gt requirement must stay a string: Kubernetes rejects a number in a list of strings.
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+            .build();
+    private static final ObjectMapper YAML = new ObjectMapper(FACTORY)
+            .setDefaultPropertyInclusion(
+                    JsonInclude.Value.construct(JsonInclude.Include.NON_EMPTY, JsonInclude.Include.ALWAYS));
+    /** Typed records to trees: unset and empty fields left out, at every depth. */
+    private static final ObjectMapper TREES =
+            new ObjectMapper(FACTORY).setSerializationInclusion(JsonInclude.Include.NON_EMPTY);
+
+    private static final TypeReference<Map<String, Object>> TREE = new TypeReference<>() {};
 
     private ManifestYaml() {}
+
+    /**
+     * A typed record as the tree of maps, lists and scalars its YAML would be (unset and empty fields left out, field
+     * order kept), for specs that upstream fields are merged into.
+     */
+    public static Map<String, Object> tree(Object record) {
+        return TREES.convertValue(record, TREE);
+    }
 
     /** The objects as one multi-document YAML file, as {@code kubectl apply -f} reads it. */
     public static String documents(List<?> objects) {

@@ -1,16 +1,14 @@
 package dev.platform.karpenter.nodepools.manifest;
 
-import dev.platform.karpenter.config.NodePoolSettings;
-import dev.platform.karpenter.config.PoolSettings;
+import dev.platform.karpenter.config.PoolsAndNodeClasses;
 import dev.platform.karpenter.versions.ApiGeneration;
 import dev.platform.karpenter.versions.DeclaredApis;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
+import java.util.Map;
 
 /**
- * The pools and the node class of one Karpenter API generation: which kinds, apiVersions and field names it uses.
- * Chosen once from the release, so no other code asks which generation it renders for.
+ * The pools and node classes of the API generations a deploy declares: which kinds, apiVersions and field names
+ * they use. Chosen once from the release, so no other code asks which generation it renders for.
  */
 public interface NodePoolManifests {
 
@@ -22,7 +20,8 @@ public interface NodePoolManifests {
                 : new TransitionManifests(of(rendered.get(0)), of(rendered.get(1)));
     }
 
-    private static NodePoolManifests of(ApiGeneration generation) {
+    /** The conversion of the generation-neutral pools and node classes to {@code generation}'s objects. */
+    static GenerationManifests of(ApiGeneration generation) {
         return switch (generation) {
             case V1ALPHA5 -> new V1Alpha5Manifests();
             case V1BETA1 -> new V1Beta1Manifests();
@@ -31,11 +30,12 @@ public interface NodePoolManifests {
     }
 
     /**
-     * The pools, in the settings' order, then the node class "default" they all use.
+     * The pools, in the settings' order, then the node classes, "default" first; each spec a tree of upstream's
+     * field names, as written to YAML.
      *
      * @param nodeRoleName the IAM role of the nodes (a Terraform reference is fine: it is only copied into a string)
      */
-    List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName);
+    List<KubernetesObject<Map<String, Object>>> render(PoolsAndNodeClasses settings, String nodeRoleName);
 
     /**
      * Objects Helm creates and runs on uninstall, before it deletes the pools, so that uninstall returns only once
@@ -49,7 +49,7 @@ public interface NodePoolManifests {
      * @param namespace      where the hook's Job runs (the controller's namespace)
      * @param timeoutSeconds how long Helm waits for the hook
      */
-    default List<Object> uninstallHook(NodePoolSettings settings, String namespace, int timeoutSeconds) {
+    default List<Object> uninstallHook(PoolsAndNodeClasses settings, String namespace, int timeoutSeconds) {
         return List.of();
     }
 
@@ -57,23 +57,4 @@ public interface NodePoolManifests {
     default String plainFileName() {
         return "nodepool.yaml";
     }
-
-    /**
-     * A pool object per pool of the settings, in their order, named after the pool, then the node class
-     * {@value #NODE_CLASS}: the objects {@link #render} returns in every generation.
-     */
-    static List<KubernetesObject<?>> poolsThenNodeClass(
-            NodePoolSettings settings,
-            KubernetesObject.Type poolType,
-            Function<PoolSettings, ?> poolSpec,
-            KubernetesObject.Type nodeClassType,
-            Object nodeClassSpec) {
-        List<KubernetesObject<?>> objects = new ArrayList<>();
-        settings.pools().forEach(pool -> objects.add(poolType.named(pool.name(), poolSpec.apply(pool))));
-        objects.add(nodeClassType.named(NODE_CLASS, nodeClassSpec));
-        return List.copyOf(objects);
-    }
-
-    /** Name of the node class every pool references. */
-    String NODE_CLASS = "default";
 }

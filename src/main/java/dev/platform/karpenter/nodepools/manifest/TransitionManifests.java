@@ -1,8 +1,9 @@
 package dev.platform.karpenter.nodepools.manifest;
 
-import dev.platform.karpenter.config.NodePoolSettings;
+import dev.platform.karpenter.config.PoolsAndNodeClasses;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Two generations declared side by side (0.32 before retire_previous_api): the previous generation's objects,
@@ -12,14 +13,14 @@ import java.util.List;
 record TransitionManifests(NodePoolManifests previous, NodePoolManifests next) implements NodePoolManifests {
 
     @Override
-    public List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName) {
-        List<KubernetesObject<?>> objects = new ArrayList<>(previous.render(settings, nodeRoleName));
+    public List<KubernetesObject<Map<String, Object>>> render(PoolsAndNodeClasses settings, String nodeRoleName) {
+        List<KubernetesObject<Map<String, Object>>> objects = new ArrayList<>(previous.render(settings, nodeRoleName));
         objects.addAll(next.render(settings, nodeRoleName));
         return List.copyOf(objects);
     }
 
     @Override
-    public List<Object> uninstallHook(NodePoolSettings settings, String namespace, int timeoutSeconds) {
+    public List<Object> uninstallHook(PoolsAndNodeClasses settings, String namespace, int timeoutSeconds) {
         return previous.uninstallHook(settings, namespace, timeoutSeconds);
     }
 

@@ -1,7 +1,9 @@
 package dev.platform.karpenter.nodepools.manifest;
 
-import dev.platform.karpenter.config.NodePoolSettings;
+import dev.platform.karpenter.config.BlockDeviceMapping;
+import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.PoolSettings;
+import dev.platform.karpenter.config.PoolsAndNodeClasses;
 import dev.platform.karpenter.versions.ApiGeneration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +16,7 @@ import java.util.regex.Pattern;
  * the seed's default-provisioner.yaml. Nodes get their identity from the controller's
  * settings.aws.defaultInstanceProfile, so the node template names no role or profile.
  */
-final class V1Alpha5Manifests implements NodePoolManifests {
+final class V1Alpha5Manifests extends GenerationManifests {
     static final String PROVISIONER_API = "karpenter.sh/v1alpha5";
     static final String NODE_TEMPLATE_API = "karpenter.k8s.aws/v1alpha1";
     static final KubernetesObject.Type PROVISIONER = new KubernetesObject.Type(PROVISIONER_API, "Provisioner");
@@ -50,24 +52,30 @@ final class V1Alpha5Manifests implements NodePoolManifests {
             List<BlockDeviceMapping> blockDeviceMappings,
             Map<String, String> tags) {}
 
-    @Override
-    public List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName) {
-        List<BlockDeviceMapping> devices = BlockDeviceMapping.forFamily(settings.amiFamily());
-        Map<String, String> selector = Map.of(settings.discoveryTagKey(), settings.discoveryTagValue());
-        AwsNodeTemplateSpec nodeClass = new AwsNodeTemplateSpec(
-                settings.amiFamily().setting(), selector, selector, devices, settings.nodeTags());
-        return NodePoolManifests.poolsThenNodeClass(
-                settings, PROVISIONER, V1Alpha5Manifests::provisioner, AWS_NODE_TEMPLATE, nodeClass);
+    V1Alpha5Manifests() {
+        super(PROVISIONER, AWS_NODE_TEMPLATE);
     }
 
-    private static ProvisionerSpec provisioner(PoolSettings pool) {
+    /** The node role is not named: nodes take the controller's default instance profile. */
+    @Override
+    AwsNodeTemplateSpec nodeClassSpec(NodeClassSettings nodeClass, String nodeRoleName) {
+        return new AwsNodeTemplateSpec(
+                nodeClass.amiFamily().setting(),
+                nodeClass.discovery(),
+                nodeClass.discovery(),
+                nodeClass.blockDevices(),
+                nodeClass.tags());
+    }
+
+    @Override
+    ProvisionerSpec poolSpec(PoolSettings pool) {
         Map<String, Object> resources = PoolRequirements.limits(pool);
         return new ProvisionerSpec(
                 PoolRequirements.of(pool),
                 pool.labels(),
                 PoolRequirements.taints(pool),
                 new Limits(resources),
-                new ProviderRef(NODE_CLASS),
+                new ProviderRef(pool.nodeClass()),
                 new Consolidation(pool.consolidation()),
                 pool.ttlSecondsAfterEmpty().orElse(null),
                 pool.expireAfter().equals("Never") ? null : seconds(pool.expireAfter()));
@@ -95,7 +103,7 @@ final class V1Alpha5Manifests implements NodePoolManifests {
      * the cluster are not its business; RBAC allows deleting only those) and waits until none of their nodes is left.
      */
     @Override
-    public List<Object> uninstallHook(NodePoolSettings settings, String namespace, int timeoutSeconds) {
+    public List<Object> uninstallHook(PoolsAndNodeClasses settings, String namespace, int timeoutSeconds) {
         List<String> names = settings.pools().stream().map(PoolSettings::name).toList();
         long deadline = timeoutSeconds - HOOK_MARGIN_SECONDS;
         List<String> delete = new ArrayList<>(List.of("delete", "provisioners.karpenter.sh"));

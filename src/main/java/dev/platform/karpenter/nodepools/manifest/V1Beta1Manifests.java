@@ -1,9 +1,12 @@
 package dev.platform.karpenter.nodepools.manifest;
 
-import dev.platform.karpenter.config.NodePoolSettings;
+import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.PoolSettings;
-import java.util.List;
-import java.util.Map;
+import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.Disruption;
+import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.NodeClaimSpec;
+import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.NodeClassRef;
+import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.Template;
+import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.TemplateMetadata;
 
 /**
  * Karpenter 0.32-0.37 (and 1.0 until retired): karpenter.sh/v1beta1 NodePool and karpenter.k8s.aws/v1beta1
@@ -13,45 +16,32 @@ import java.util.Map;
  * WhenEmpty after that many seconds, ttlSecondsUntilExpired becomes expireAfter, the default instance profile
  * becomes spec.role, and the selectors become selector terms.
  */
-final class V1Beta1Manifests implements NodePoolManifests {
+final class V1Beta1Manifests extends GenerationManifests {
     static final String NODE_POOL_API = "karpenter.sh/v1beta1";
     static final String NODE_CLASS_API = "karpenter.k8s.aws/v1beta1";
     static final String NODE_CLASS_KIND = "EC2NodeClass";
     static final KubernetesObject.Type NODE_POOL = new KubernetesObject.Type(NODE_POOL_API, "NodePool");
     static final KubernetesObject.Type EC2_NODE_CLASS = new KubernetesObject.Type(NODE_CLASS_API, NODE_CLASS_KIND);
 
-    public record NodePoolSpec(Template template, Map<String, Object> limits, Disruption disruption) {}
-
-    /** metadata is null without labels: an empty object would be noise in every plan. */
-    public record Template(V1Manifests.TemplateMetadata metadata, NodeClaimSpec spec) {}
-
-    public record NodeClaimSpec(List<Requirement> requirements, NodeClassRef nodeClassRef, List<Taint> taints) {}
-
-    public record NodeClassRef(String apiVersion, String kind, String name) {}
-
-    /** consolidateAfter only with WhenEmpty, where the CRD requires it. */
-    public record Disruption(String consolidationPolicy, String consolidateAfter, String expireAfter) {}
-
-    public record Ec2NodeClassSpec(
-            String amiFamily,
-            String role,
-            List<V1Manifests.SelectorTerm> subnetSelectorTerms,
-            List<V1Manifests.SelectorTerm> securityGroupSelectorTerms,
-            List<BlockDeviceMapping> blockDeviceMappings,
-            Map<String, String> tags) {}
-
-    @Override
-    public List<KubernetesObject<?>> render(NodePoolSettings settings, String nodeRoleName) {
-        List<BlockDeviceMapping> devices = BlockDeviceMapping.forFamily(settings.amiFamily());
-        List<V1Manifests.SelectorTerm> selector = V1Manifests.discoverySelector(settings);
-        Ec2NodeClassSpec nodeClass = new Ec2NodeClassSpec(
-                settings.amiFamily().setting(), nodeRoleName, selector, selector, devices, settings.nodeTags());
-        return NodePoolManifests.poolsThenNodeClass(
-                settings, NODE_POOL, V1Beta1Manifests::nodePool, EC2_NODE_CLASS, nodeClass);
+    V1Beta1Manifests() {
+        super(NODE_POOL, EC2_NODE_CLASS);
     }
 
-    private static NodePoolSpec nodePool(PoolSettings pool) {
-        Map<String, Object> limits = PoolRequirements.limits(pool);
+    @Override
+    Ec2NodeClassSpec nodeClassSpec(NodeClassSettings nodeClass, String nodeRoleName) {
+        return new Ec2NodeClassSpec(
+                nodeClass.amiFamily().setting(),
+                nodeRoleName,
+                null,
+                Ec2NodeClassSpec.discovery(nodeClass.discovery()),
+                Ec2NodeClassSpec.discovery(nodeClass.discovery()),
+                nodeClass.blockDevices(),
+                nodeClass.tags());
+    }
+
+    /** consolidateAfter only with WhenEmpty, where the CRD requires it. */
+    @Override
+    NodePoolSpec poolSpec(PoolSettings pool) {
         Disruption disruption = pool.consolidation()
                 ? new Disruption("WhenUnderutilized", null, pool.expireAfter())
                 // v1alpha5 without consolidation removed empty nodes only after ttlSecondsAfterEmpty, or never.
@@ -63,12 +53,13 @@ final class V1Beta1Manifests implements NodePoolManifests {
                         pool.expireAfter());
         return new NodePoolSpec(
                 new Template(
-                        pool.labels().isEmpty() ? null : new V1Manifests.TemplateMetadata(pool.labels()),
+                        pool.labels().isEmpty() ? null : new TemplateMetadata(pool.labels()),
                         new NodeClaimSpec(
                                 PoolRequirements.of(pool),
-                                new NodeClassRef(NODE_CLASS_API, NODE_CLASS_KIND, NODE_CLASS),
-                                PoolRequirements.taints(pool))),
-                limits,
+                                new NodeClassRef(NODE_CLASS_API, null, NODE_CLASS_KIND, pool.nodeClass()),
+                                PoolRequirements.taints(pool),
+                                null)),
+                PoolRequirements.limits(pool),
                 disruption);
     }
 }

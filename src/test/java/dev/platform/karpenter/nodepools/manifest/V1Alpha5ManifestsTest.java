@@ -9,7 +9,7 @@ import static dev.platform.karpenter.testing.TestConfigs.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.platform.karpenter.config.NodePoolSettings;
+import dev.platform.karpenter.config.PoolsAndNodeClasses;
 import dev.platform.karpenter.testing.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,7 +115,7 @@ class V1Alpha5ManifestsTest {
     void theUninstallHookDeletesTheProvisionersAndWaitsForTheirNodes() {
         List<JsonNode> hook = Json.yamlDocuments(
                 ManifestYaml.documents(NodePoolManifests.forApis(config(V0).apis())
-                        .uninstallHook(config(V0).nodePools(), "karpenter", 900)));
+                        .uninstallHook(config(V0).poolsAndClasses(), "karpenter", 900)));
 
         assertThat(hook)
                 .extracting(h -> h.path("kind").asText())
@@ -203,8 +203,8 @@ class V1Alpha5ManifestsTest {
 
     @Test
     void theUninstallHookDeletesOnlyThisReleasesProvisionersByName() {
-        NodePoolSettings settings = config(V0, "node_pools = [{ name = \"batch\" }, { name = \"gpu\" }]")
-                .nodePools();
+        PoolsAndNodeClasses settings = config(V0, "node_pools = [{ name = \"batch\" }, { name = \"gpu\" }]")
+                .poolsAndClasses();
         List<JsonNode> hook = Json.yamlDocuments(ManifestYaml.documents(
                 NodePoolManifests.forApis(config(V0).apis()).uninstallHook(settings, "karpenter", 900)));
 

@@ -158,7 +158,7 @@ class V1ManifestsTest {
     @Test
     void needsNoUninstallHookAsTheNodeClassFinalizerWaitsForTheNodes() {
         assertThat(NodePoolManifests.forApis(config(V1).apis())
-                        .uninstallHook(config(V1).nodePools(), "karpenter", 900))
+                        .uninstallHook(config(V1).poolsAndClasses(), "karpenter", 900))
                 .isEmpty();
     }
 

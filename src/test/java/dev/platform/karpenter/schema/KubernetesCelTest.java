@@ -1,4 +1,4 @@
-package dev.platform.karpenter.testing.kubernetes;
+package dev.platform.karpenter.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

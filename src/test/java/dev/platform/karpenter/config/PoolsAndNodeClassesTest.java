@@ -16,15 +16,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class NodePoolSettingsTest {
+class PoolsAndNodeClassesTest {
 
     @Test
     void defaultsMatchUpstreamsDefaultPool() {
-        NodePoolSettings settings = config(V1).nodePools();
+        PoolsAndNodeClasses settings = config(V1).poolsAndClasses();
 
-        assertThat(settings.amiFamily()).isEqualTo(AmiFamily.BOTTLEROCKET);
-        assertThat(settings.discoveryTagKey()).isEqualTo("karpenter.sh/discovery");
-        assertThat(settings.discoveryTagValue()).isEqualTo("demo");
+        assertThat(settings.nodeClass("default").amiFamily()).isEqualTo(AmiFamily.BOTTLEROCKET);
+        assertThat(settings.nodeClass("default").discoveryTagKey()).isEqualTo("karpenter.sh/discovery");
+        assertThat(settings.nodeClass("default").discoveryTagValue()).isEqualTo("demo");
         assertThat(settings.pools()).hasSize(1);
         PoolSettings pool = settings.pools().get(0);
         assertThat(pool.name()).isEqualTo("default");
@@ -44,13 +44,13 @@ class NodePoolSettingsTest {
         assertThat(settings.uninstallHookImage())
                 .isEqualTo(
                         "registry.k8s.io/kubectl:v1.28.15@sha256:498806b1515409c41d0d209fe2f5cd891fc571698ff19b1d3d9749f8b9b10f46");
-        assertThat(settings.amiVersion()).isEqualTo("latest");
-        assertThat(settings.nodeTags()).isEmpty();
+        assertThat(settings.nodeClass("default").amiVersion()).isEqualTo("latest");
+        assertThat(settings.nodeClass("default").tags()).isEmpty();
     }
 
     @Test
     void readsEverySetting() {
-        NodePoolSettings settings = config(
+        PoolsAndNodeClasses settings = config(
                         V0,
                         "ami_family = \"AL2\"",
                         "discovery_tag_key = \"example.com/karpenter\"",
@@ -68,12 +68,12 @@ class NodePoolSettingsTest {
                         "node_taints = [{ key = \"dedicated\", value = \"batch\", effect = \"NoSchedule\" }]",
                         "node_requirements = [{ key = \"karpenter.k8s.aws/instance-size\", operator = \"NotIn\", values = [\"metal\"] }]",
                         "uninstall_hook_image = \"registry.example.com/tools/kubectl:1.27.4\"")
-                .nodePools();
+                .poolsAndClasses();
 
         assertThat(settings.uninstallHookImage()).isEqualTo("registry.example.com/tools/kubectl:1.27.4");
-        assertThat(settings.amiFamily()).isEqualTo(AmiFamily.AL2);
-        assertThat(settings.discoveryTagKey()).isEqualTo("example.com/karpenter");
-        assertThat(settings.discoveryTagValue()).isEqualTo("shared");
+        assertThat(settings.nodeClass("default").amiFamily()).isEqualTo(AmiFamily.AL2);
+        assertThat(settings.nodeClass("default").discoveryTagKey()).isEqualTo("example.com/karpenter");
+        assertThat(settings.nodeClass("default").discoveryTagValue()).isEqualTo("shared");
         PoolSettings pool = settings.pools().get(0);
         assertThat(pool.capacityTypes()).containsExactly("on-demand");
         assertThat(pool.architectures()).containsExactly("amd64", "arm64");
@@ -92,14 +92,14 @@ class NodePoolSettingsTest {
 
     @Test
     void extraPoolsTakeWhatTheyDoNotSetFromTheTopLevel() {
-        NodePoolSettings settings = config(
+        PoolsAndNodeClasses settings = config(
                         V1,
                         "cpu_limit = 200",
                         "consolidate_after = \"5m\"",
                         "node_labels = { team = \"platform\" }",
                         "node_pools = [{ name = \"arm\", architectures = [\"arm64\"], cpu_limit = 50,"
                                 + " node_taints = [{ key = \"arch\", value = \"arm64\", effect = \"NoSchedule\" }] }]")
-                .nodePools();
+                .poolsAndClasses();
 
         assertThat(settings.pools()).extracting(PoolSettings::name).containsExactly("default", "arm");
         PoolSettings arm = settings.pools().get(1);
@@ -126,11 +126,7 @@ class NodePoolSettingsTest {
                         V1,
                         "architectures = [\"x86\"]",
                         "architectures must contain only \"amd64\" or \"arm64\""),
-                bad(
-                        "negative cpu limit",
-                        V1,
-                        "cpu_limit = -4",
-                        "cpu_limit must be a positive whole number of vCPUs, got -4"),
+                bad("negative cpu limit", V1, "cpu_limit = -4", "cpu_limit must be at least 1, got -4"),
                 bad("fractional cpu limit", V1, "cpu_limit = 1.5", "cpu_limit must be a whole number"),
                 bad(
                         "negative memory limit",
@@ -216,7 +212,7 @@ class NodePoolSettingsTest {
                         "ttlSecondsAfterEmpty on 1.x",
                         V1,
                         "consolidation = false\nttl_seconds_after_empty = 30",
-                        "ttl_seconds_after_empty applies to Karpenter v1alpha5 Provisioners only (0.30 to 0.32); with 1.14.1 set consolidation = false and consolidate_after"),
+                        "ttl_seconds_after_empty applies to Karpenter 0.30 to 0.32 (v1alpha5 Provisioners) only; with 1.14.1 set consolidation = false and consolidate_after"),
                 bad(
                         "negative ttlSecondsAfterEmpty",
                         V0,
@@ -231,12 +227,12 @@ class NodePoolSettingsTest {
                         "AL2023 on 0.x",
                         V0,
                         "ami_family = \"AL2023\"",
-                        "ami_family \"AL2023\" is not available with Karpenter v0.30.0; use one of Bottlerocket, AL2"),
+                        "ami_family \"AL2023\" applies to Karpenter 0.35 and later only; with v0.30.0 use \"Bottlerocket\" or \"AL2\""),
                 bad(
                         "uninstall hook on 1.x",
                         V1,
                         "uninstall_hook_image = \"kubectl:1\"",
-                        "uninstall_hook_image applies to Karpenter 0.x only: with 1.14.1 deleting the EC2NodeClass waits for the nodes itself"),
+                        "uninstall_hook_image applies to Karpenter 0.30 to 0.32 (v1alpha5 Provisioners) only; with 1.14.1 deleting the EC2NodeClass waits for the nodes itself"),
                 bad(
                         "bad uninstall hook image",
                         V0,
@@ -247,7 +243,7 @@ class NodePoolSettingsTest {
                         "extra pool named default",
                         V1,
                         "node_pools = [{ name = \"default\" }]",
-                        "node_pools[0]: name \"default\" is the pool of the top-level settings"),
+                        "node_pools[0]: name must not be \"default\" (the pool of the top-level settings)"),
                 bad(
                         "extra pool bad name",
                         V1,
@@ -272,7 +268,7 @@ class NodePoolSettingsTest {
                         "bad setting in extra pool",
                         V1,
                         "node_pools = [{ name = \"a\", cpu_limit = -1 }]",
-                        "node_pools[0]: cpu_limit must be a positive whole number"),
+                        "node_pools[0]: cpu_limit must be at least 1, got -1"),
                 bad(
                         "version rule in extra pool",
                         V0,
@@ -282,7 +278,7 @@ class NodePoolSettingsTest {
                         "ami_version on 0.x",
                         V0,
                         "ami_version = \"v20240625\"",
-                        "ami_version applies to Karpenter 1.x NodeClasses only (the v1 amiSelectorTerms alias); with v0.30.0"),
+                        "ami_version applies to Karpenter 1.x (v1 EC2NodeClass alias) only; with v0.30.0"),
                 bad(
                         "ami_version in Bottlerocket's format for AL2023",
                         V1,
@@ -317,13 +313,20 @@ class NodePoolSettingsTest {
 
     @Test
     void pinsTheAmiReleaseInTheFormatOfItsFamily() {
-        assertThat(config(V1, "ami_version = \"v1.10.0\"").nodePools().amiVersion())
+        assertThat(config(V1, "ami_version = \"v1.10.0\"")
+                        .poolsAndClasses()
+                        .nodeClass("default")
+                        .amiVersion())
                 .isEqualTo("v1.10.0");
         assertThat(config(V1, "ami_family = \"AL2023\"", "ami_version = \"v20240625\"")
-                        .nodePools()
+                        .poolsAndClasses()
+                        .nodeClass("default")
                         .amiVersion())
                 .isEqualTo("v20240625");
-        assertThat(config(V1, "ami_version = \"latest\"").nodePools().amiVersion())
+        assertThat(config(V1, "ami_version = \"latest\"")
+                        .poolsAndClasses()
+                        .nodeClass("default")
+                        .amiVersion())
                 .isEqualTo("latest");
     }
 

@@ -1,4 +1,4 @@
-package dev.platform.karpenter.testing.kubernetes;
+package dev.platform.karpenter.schema;
 
 import dev.cel.bundle.Cel;
 import dev.cel.bundle.CelFactory;
@@ -28,10 +28,7 @@ import java.util.regex.Pattern;
  * dynamic: the rule's value as Kubernetes hands it over (objects and maps as maps, integers as int, lists as lists).
  * Compiled programs are cached by rule text; CRDs repeat many rules.
  */
-public final class KubernetesCel {
-    /** The Kubernetes CEL library functions this class provides itself (the shim). */
-    public static final List<String> SHIMMED_FUNCTIONS = List.of("find", "findAll");
-
+final class KubernetesCel {
     private static final Cel CEL = CelFactory.standardCelBuilder()
             .setOptions(CelOptions.current()
                     .enableHeterogeneousNumericComparisons(true)
@@ -77,11 +74,16 @@ public final class KubernetesCel {
     private KubernetesCel() {}
 
     /** Evaluates {@code rule} with {@code self} bound to {@code self}; a compile error is an IllegalArgumentException. */
-    public static Object evaluate(String rule, Object self) throws CelEvaluationException {
-        return PROGRAMS.computeIfAbsent(rule, KubernetesCel::compile).eval(Map.of("self", self));
+    static Object evaluate(String rule, Object self) throws CelEvaluationException {
+        return compile(rule).eval(Map.of("self", self));
     }
 
-    private static Program compile(String rule) {
+    /** The program of {@code rule}, compiled on first use; a compile error is an IllegalArgumentException. */
+    static Program compile(String rule) {
+        return PROGRAMS.computeIfAbsent(rule, KubernetesCel::compileNow);
+    }
+
+    private static Program compileNow(String rule) {
         try {
             CelAbstractSyntaxTree ast = CEL.compile(rule).getAst();
             return CEL.createProgram(ast);
