@@ -16,7 +16,7 @@ import dev.platform.karpenter.testing.SharedMoto;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TerraformRunner;
 import dev.platform.karpenter.testing.TestConfigs;
-import dev.platform.karpenter.versions.UpgradeSteps;
+import dev.platform.karpenter.versions.KarpenterRelease;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,7 +47,7 @@ class AutoModeGuardIT {
     private static final String MESSAGE = "EKS cluster auto runs EKS Auto Mode (compute_config enabled): AWS already"
             + " runs Karpenter there, and a second one would fight it over the same nodes. To install this one beside"
             + " it for a deliberate migration to Auto Mode, set beside_auto_mode = true (Karpenter 1.1.x to "
-            + UpgradeSteps.newestRelease().minorSeries() + "; README \"Migrating to EKS Auto Mode\"). Nothing was"
+            + KarpenterRelease.newest().minorSeries() + "; README \"Migrating to EKS Auto Mode\"). Nothing was"
             + " changed.";
     private static final List<String> CONCERNS = List.of("iam", "interruption", "karpenter", "nodepools");
     private static final List<String> WITHOUT_HELM = List.of("karpenter", "nodepools");
@@ -133,7 +133,7 @@ class AutoModeGuardIT {
 
     private static ClusterConfig config(String... extraLines) {
         return TestConfigs.configFor(
-                CLUSTER, MotoServer.REGION, UpgradeSteps.newestRelease().chartVersion(), extraLines);
+                CLUSTER, MotoServer.REGION, KarpenterRelease.newest().chartVersion(), extraLines);
     }
 
     /** The stack's directory; for a stack with Helm, a copy of its AWS part in a directory of its own. */

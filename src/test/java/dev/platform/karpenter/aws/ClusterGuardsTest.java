@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
-import dev.platform.karpenter.versions.UpgradeSteps;
+import dev.platform.karpenter.versions.KarpenterRelease;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,7 +26,7 @@ class ClusterGuardsTest {
 
     @RegisterExtension
     static final Synthesized NEWEST_BESIDE_AUTO_MODE =
-            Synthesized.of(TestConfigs.config(UpgradeSteps.newestRelease().chartVersion(), "beside_auto_mode = true"));
+            Synthesized.of(TestConfigs.config(KarpenterRelease.newest().chartVersion(), "beside_auto_mode = true"));
 
     @Test
     void everyStackReadsTheClusterWithTheGuards() {
