@@ -99,6 +99,20 @@ class ShippedSchemasTest {
         assertThat(kinds).as("the app renders a pool and a node class").hasSizeGreaterThanOrEqualTo(3);
     }
 
+    @ParameterizedTest(name = "Karpenter {0}")
+    @MethodSource("minors")
+    void noShippedRuleNeedsTheStoredObject(KarpenterRelease release) {
+        // The validator skips transition rules, as a create does; a rule with optionalOldSelf would run on create with
+        // oldSelf absent, which it does not implement.
+        CrdSchemas crds = ReleaseSchemas.of(release).crds();
+        for (String served : crds.servedKinds()) {
+            String[] apiVersionAndKind = served.split(" ");
+            assertThat(crds.schema(apiVersionAndKind[0], apiVersionAndKind[1]).findValues("optionalOldSelf"))
+                    .as(served)
+                    .isEmpty();
+        }
+    }
+
     /** The default configuration with a second pool, and where the release serves two generations, both ways. */
     private static List<ClusterConfig> configs(KarpenterRelease release) {
         String version = release.chartVersion();
