@@ -11,10 +11,9 @@ import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import dev.platform.karpenter.versions.DeclaredApis;
+import dev.platform.karpenter.versions.KarpenterMinor;
 import dev.platform.karpenter.versions.KarpenterRelease;
-import dev.platform.karpenter.versions.UpgradeSteps;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -57,16 +56,11 @@ class ShippedSchemasTest {
                             o -> spec(o).putObject("metadataOptions").put("httpPutResponseHopLimit", 65)),
                     new Wrong("spec.userdata", o -> spec(o).put("userdata", "#!/bin/sh"))));
 
-    /** Every supported minor, as the release code lists them, at the patch its shipped files come from. */
+    /** Every supported minor of the release table, at the patch its shipped files come from. */
     static Stream<KarpenterRelease> minors() {
-        Map<String, KarpenterRelease> minors = new LinkedHashMap<>();
-        for (UpgradeSteps.Deployed station : UpgradeSteps.stations()) {
-            KarpenterRelease release = station.release();
-            minors.computeIfAbsent(
-                    release.major() + "." + release.minor(),
-                    m -> KarpenterRelease.of(ReleaseSchemas.of(release).upstreamTag()));
-        }
-        return minors.values().stream();
+        return KarpenterMinor.all().stream()
+                .map(minor -> KarpenterRelease.of(
+                        ReleaseSchemas.of(minor.firstRelease()).upstreamTag()));
     }
 
     @ParameterizedTest(name = "Karpenter {0}")
