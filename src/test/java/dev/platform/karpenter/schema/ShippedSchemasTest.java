@@ -56,11 +56,16 @@ class ShippedSchemasTest {
                             o -> spec(o).putObject("metadataOptions").put("httpPutResponseHopLimit", 65)),
                     new Wrong("spec.userdata", o -> spec(o).put("userdata", "#!/bin/sh"))));
 
-    /** Every supported minor of the release table, at the patch its shipped files come from. */
+    /** Every supported minor of the release table, at its newest patch. */
     static Stream<KarpenterRelease> minors() {
-        return KarpenterMinor.all().stream()
-                .map(minor -> KarpenterRelease.of(
-                        ReleaseSchemas.of(minor.firstRelease()).upstreamTag()));
+        return KarpenterMinor.all().stream().map(KarpenterMinor::newestRelease);
+    }
+
+    @ParameterizedTest(name = "Karpenter {0}")
+    @MethodSource("minors")
+    void eachMinorShipsTheFilesOfTheNewestPatchTheReleaseTableNames(KarpenterRelease newest) {
+        assertThat(ReleaseSchemas.of(newest).upstreamTag())
+                .isEqualTo("v" + newest.major() + "." + newest.minor() + "." + newest.patch());
     }
 
     @ParameterizedTest(name = "Karpenter {0}")
