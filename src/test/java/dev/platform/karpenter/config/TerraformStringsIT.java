@@ -145,7 +145,8 @@ class TerraformStringsIT {
                 nodePools,
                 c.backend(),
                 c.apis(),
-                c.upgradeOverride());
+                c.upgradeOverride(),
+                c.besideAutoMode());
     }
 
     /**
