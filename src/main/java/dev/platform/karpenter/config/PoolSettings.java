@@ -59,6 +59,8 @@ public record PoolSettings(
         return read(
                 settings,
                 DEFAULT_POOL,
+                NodeClassSettings.DEFAULT_NODE_CLASS,
+                settings.object("node_pool_spec"),
                 new PoolSettings(
                         DEFAULT_POOL,
                         SettingsCatalogue.defaultOf("capacity_types"),
@@ -87,12 +89,14 @@ public record PoolSettings(
         if (name.equals(DEFAULT_POOL)) {
             throw new ConfigException("name \"default\" is the pool of the top-level settings; choose another name");
         }
-        PoolSettings pool = read(settings, name, inherited);
+        String nodeClass = settings.string("node_class", NodeClassSettings.DEFAULT_NODE_CLASS);
+        PoolSettings pool = read(settings, name, nodeClass, settings.object("spec"), inherited);
         settings.rejectUnknownKeys();
         return pool;
     }
 
-    private static PoolSettings read(Settings settings, String name, PoolSettings inherited) {
+    private static PoolSettings read(
+            Settings settings, String name, String nodeClass, Map<String, Object> spec, PoolSettings inherited) {
         List<String> capacityTypes = oneOrMoreOf(settings, "capacity_types", inherited.capacityTypes, CAPACITY_TYPES);
         List<String> architectures = oneOrMoreOf(settings, "architectures", inherited.architectures, ARCHITECTURES);
         List<String> categories = settings.stringList("instance_categories", inherited.instanceCategories);
@@ -155,8 +159,8 @@ public record PoolSettings(
                 labels.isEmpty() ? inherited.labels : labels,
                 taints.isEmpty() ? inherited.taints : List.copyOf(taints),
                 requirements.isEmpty() ? inherited.requirements : List.copyOf(requirements),
-                NodeClassSettings.DEFAULT_NODE_CLASS,
-                Map.of());
+                nodeClass,
+                spec);
     }
 
     private static List<String> oneOrMoreOf(

@@ -39,16 +39,7 @@ public record PoolsAndNodeClasses(
             Settings settings, String clusterName, DeclaredApis apis, Map<String, String> tags) {
         KarpenterRelease release = apis.release();
         NodePoolRules rules = NodePoolRules.of(apis);
-        AmiFamily amiFamily = settings.choice("ami_family", AmiFamily.class);
-        if (!amiFamily.acceptedBy(rules)) {
-            throw new ConfigException("ami_family \"" + amiFamily.setting() + "\" is not available with Karpenter "
-                    + release + "; use one of "
-                    + String.join(
-                            ", ",
-                            AmiFamily.acceptedByAll(rules).stream()
-                                    .map(AmiFamily::setting)
-                                    .toList()));
-        }
+        AmiFamily amiFamily = accepted(settings.choice("ami_family", AmiFamily.class), rules, release);
         String tagKey = settings.string("discovery_tag_key");
         Kubernetes.requireLabelKey("discovery_tag_key", tagKey);
         String tagValue = settings.string("discovery_tag_value", clusterName);
@@ -99,16 +90,95 @@ public record PoolsAndNodeClasses(
                             + " every instance, volume and launch template Karpenter creates, which Karpenter tags with it itself;"
                             + " remove it or choose another key");
                 }));
-        String amiVersion = amiVersion(settings, rules, release, amiFamily);
+        String amiVersion = amiVersion(settings.optionalString("ami_version"), rules, release, amiFamily);
         NodeClassSettings defaultClass = new NodeClassSettings(
-                NodeClassSettings.DEFAULT_NODE_CLASS, amiFamily, amiVersion, tagKey, tagValue, tags, Map.of());
+                NodeClassSettings.DEFAULT_NODE_CLASS,
+                amiFamily,
+                amiVersion,
+                tagKey,
+                tagValue,
+                tags,
+                settings.object("node_class_spec"));
+        List<NodeClassSettings> nodeClasses = new ArrayList<>(List.of(defaultClass));
+        List<Map<String, Object>> extraClasses = settings.objectList("node_classes");
+        for (int i = 0; i < extraClasses.size(); i++) {
+            try {
+                NodeClassSettings nodeClass =
+                        nodeClass(Settings.nodeClass(extraClasses.get(i)), defaultClass, rules, release);
+                if (nodeClasses.stream().anyMatch(other -> other.name().equals(nodeClass.name()))) {
+                    throw new ConfigException(
+                            "name " + ConfigException.quote(nodeClass.name()) + " is used by another node class");
+                }
+                nodeClasses.add(nodeClass);
+            } catch (ConfigException e) {
+                throw e.in("node_classes[" + i + "]");
+            }
+        }
+        for (int i = 1; i < pools.size(); i++) {
+            String nodeClass = pools.get(i).nodeClass();
+            if (nodeClasses.stream().noneMatch(known -> known.name().equals(nodeClass))) {
+                throw new ConfigException("node_pools[" + (i - 1) + "]: node_class " + ConfigException.quote(nodeClass)
+                        + " is not a node class; use \"default\" or a name from node_classes ("
+                        + String.join(
+                                ", ",
+                                nodeClasses.stream()
+                                        .map(known -> ConfigException.quote(known.name()))
+                                        .toList())
+                        + ")");
+            }
+        }
         return new PoolsAndNodeClasses(
-                List.copyOf(pools), List.of(defaultClass), hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE));
+                List.copyOf(pools), List.copyOf(nodeClasses), hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE));
+    }
+
+    /**
+     * An entry of node_classes: what "default" gets from the typed settings (role, selectors, tags), its own AMI
+     * family (default: that of "default") and AMI version (default: that of "default" for the same family, else
+     * "latest"), and its own spec; nothing of node_class_spec.
+     */
+    private static NodeClassSettings nodeClass(
+            Settings settings, NodeClassSettings defaults, NodePoolRules rules, KarpenterRelease release) {
+        String name = settings.requiredString("name");
+        Kubernetes.requireDnsSubdomain("name", name);
+        if (name.equals(NodeClassSettings.DEFAULT_NODE_CLASS)) {
+            throw new ConfigException(
+                    "name \"default\" is the node class of the top-level settings (node_class_spec); choose another name");
+        }
+        AmiFamily family = settings.optionalString("ami_family")
+                .map(value -> accepted(SettingValue.parse(AmiFamily.class, "ami_family", value), rules, release))
+                .orElse(defaults.amiFamily());
+        Optional<String> version = settings.optionalString("ami_version")
+                .or(() ->
+                        family == defaults.amiFamily() && !defaults.amiVersion().equals(LATEST_AMI)
+                                ? Optional.of(defaults.amiVersion())
+                                : Optional.empty());
+        NodeClassSettings nodeClass = new NodeClassSettings(
+                name,
+                family,
+                amiVersion(version, rules, release, family),
+                defaults.discoveryTagKey(),
+                defaults.discoveryTagValue(),
+                defaults.tags(),
+                settings.object("spec"));
+        settings.rejectUnknownKeys();
+        return nodeClass;
+    }
+
+    private static AmiFamily accepted(AmiFamily family, NodePoolRules rules, KarpenterRelease release) {
+        if (!family.acceptedBy(rules)) {
+            throw new ConfigException("ami_family \"" + family.setting() + "\" is not available with Karpenter "
+                    + release + "; use one of "
+                    + String.join(
+                            ", ",
+                            AmiFamily.acceptedByAll(rules).stream()
+                                    .map(AmiFamily::setting)
+                                    .toList()));
+        }
+        return family;
     }
 
     private static String amiVersion(
-            Settings settings, NodePoolRules rules, KarpenterRelease release, AmiFamily family) {
-        Optional<String> version = settings.optionalString("ami_version");
+            Optional<String> version, NodePoolRules rules, KarpenterRelease release, AmiFamily family) {
         if (version.isEmpty() || version.get().equals(LATEST_AMI)) {
             return LATEST_AMI;
         }

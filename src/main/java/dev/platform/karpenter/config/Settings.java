@@ -17,11 +17,15 @@ import java.util.TreeSet;
  * otherwise be silently ignored). Type errors name the key and the expected type.
  */
 public final class Settings {
-    /** Which keys the code may read: any (a nested object), the catalogue's, or those a node_pools entry takes. */
+    /**
+     * Which keys the code may read: any (a nested object), the catalogue's, those a node_pools entry takes, or
+     * those a node_classes entry takes.
+     */
     private enum Scope {
         ANY,
         CLUSTER,
-        POOL
+        POOL,
+        NODE_CLASS
     }
 
     private final Map<String, Object> values;
@@ -46,6 +50,11 @@ public final class Settings {
     /** One entry of node_pools: its name and the catalogue's pool settings. */
     static Settings pool(Map<String, Object> values) {
         return new Settings(values, Scope.POOL);
+    }
+
+    /** One entry of node_classes: the keys of SettingsCatalogue.NODE_CLASS_ENTRY_KEYS. */
+    static Settings nodeClass(Map<String, Object> values) {
+        return new Settings(values, Scope.NODE_CLASS);
     }
 
     /** A catalogued string setting, its default from the catalogue. */
@@ -175,9 +184,11 @@ public final class Settings {
         if (scope == Scope.CLUSTER) {
             SettingsCatalogue.get(key);
         } else if (scope == Scope.POOL
-                && !key.equals("name")
+                && !SettingsCatalogue.POOL_ENTRY_KEYS.containsKey(key)
                 && !SettingsCatalogue.get(key).pool()) {
             throw new IllegalStateException("setting " + key + " is not a pool setting in SettingsCatalogue");
+        } else if (scope == Scope.NODE_CLASS && !SettingsCatalogue.NODE_CLASS_ENTRY_KEYS.containsKey(key)) {
+            throw new IllegalStateException("setting " + key + " is not a node_classes key in SettingsCatalogue");
         }
         known.add(key);
         return values.get(key);

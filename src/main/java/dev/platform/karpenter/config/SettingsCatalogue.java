@@ -99,11 +99,36 @@ public final class SettingsCatalogue {
                 false,
                 "0.x: kubectl image of the uninstall hook");
         add("node_pools", Type.OBJECT_LIST, List.of(), false, "more pools beside \"default\"");
+        add(
+                "node_pool_spec",
+                Type.OBJECT,
+                Map.of(),
+                false,
+                "upstream NodePool (0.x: Provisioner) spec fields of \"default\"");
+        add(
+                "node_class_spec",
+                Type.OBJECT,
+                Map.of(),
+                false,
+                "upstream EC2NodeClass (0.x: AWSNodeTemplate) spec fields of \"default\"");
+        add("node_classes", Type.OBJECT_LIST, List.of(), false, "more node classes beside \"default\"");
         add("tags", Type.MAP, Map.of(), false, "tags of every AWS resource and of what Karpenter launches");
         add("state_bucket", Type.STRING, null, false, "S3 bucket of the Terraform state (empty: local)");
         add("state_region", Type.STRING, null, false, "its region (default: region)");
         add("state_key_prefix", Type.STRING, "karpenter", false, "prefix of the state object keys");
     }
+
+    /** Keys only an entry of node_pools takes (beside the catalogue's pool settings), with what they do. */
+    public static final Map<String, String> POOL_ENTRY_KEYS = Map.of(
+            "name", "the pool's name",
+            "node_class", "the node class its nodes are launched with (default \"default\")",
+            "spec", "upstream NodePool (0.x: Provisioner) spec fields of the pool");
+    /** The keys an entry of node_classes takes, with what they do. */
+    public static final Map<String, String> NODE_CLASS_ENTRY_KEYS = Map.of(
+            "name", "the node class's name",
+            "ami_family", "operating system of its nodes (default: ami_family)",
+            "ami_version", "1.x: AMI release of its alias",
+            "spec", "upstream EC2NodeClass (0.x: AWSNodeTemplate) spec fields of the node class");
 
     private SettingsCatalogue() {}
 
