@@ -23,7 +23,7 @@ public enum AmiFamily implements SettingValue {
             "v1.10.0",
             List.of(BlockDeviceMapping.gp3("/dev/xvda", "4Gi"), BlockDeviceMapping.gp3("/dev/xvdb", "20Gi")),
             Optional.empty()),
-    /** Accepted from Karpenter 0.33 on; its AMIs bring suitable volumes. */
+    /** Accepted from Karpenter 0.35 on (upstream #5604); its AMIs bring suitable volumes. */
     AL2023("AL2023", "al2023", "v\\d{8}", "v20240625", List.of(), Optional.empty()),
     /** EKS publishes Amazon Linux 2 AMIs up to Kubernetes 1.32 and none for 1.33 or later. */
     AL2("AL2", "al2", "v\\d{8}", "v20240625", List.of(), Optional.of(32));
@@ -81,7 +81,13 @@ public enum AmiFamily implements SettingValue {
         return newestKubernetesMinor;
     }
 
-    /** Whether the declared generations' node classes accept this family (AL2023 came with 0.33). */
+    /** The releases whose node classes accept this family. */
+    @Override
+    public ReleaseSpan releases() {
+        return this == AL2023 ? ReleaseSpan.where(apis -> acceptedBy(NodePoolRules.of(apis))) : ReleaseSpan.ALL;
+    }
+
+    /** Whether the declared generations' node classes accept this family (AL2023 came with 0.35). */
     public boolean acceptedBy(NodePoolRules rules) {
         return this != AL2023 || rules.al2023();
     }

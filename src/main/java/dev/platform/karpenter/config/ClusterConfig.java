@@ -1,5 +1,14 @@
 package dev.platform.karpenter.config;
 
+import static dev.platform.karpenter.config.SettingsCatalogue.CLUSTER_NAME;
+import static dev.platform.karpenter.config.SettingsCatalogue.KARPENTER_CHART_VERSION;
+import static dev.platform.karpenter.config.SettingsCatalogue.KARPENTER_NAMESPACE;
+import static dev.platform.karpenter.config.SettingsCatalogue.KARPENTER_SERVICE_ACCOUNT;
+import static dev.platform.karpenter.config.SettingsCatalogue.REGION;
+import static dev.platform.karpenter.config.SettingsCatalogue.RETIRED_API;
+import static dev.platform.karpenter.config.SettingsCatalogue.TAGS;
+import static dev.platform.karpenter.config.SettingsCatalogue.UPGRADE_OVERRIDE;
+
 import dev.platform.karpenter.versions.DeclaredApis;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import java.util.Map;
@@ -36,34 +45,40 @@ public record ClusterConfig(
         boolean upgradeOverride) {
 
     /** EKS cluster names: 1-100 characters, starting with a letter or digit. */
-    private static final Pattern CLUSTER_NAME = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]*");
+    private static final Pattern EKS_CLUSTER_NAME = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]*");
 
     /** Builds and validates the configuration; every problem is a one-line {@link ConfigException}. */
     public static ClusterConfig from(Settings settings) {
-        String clusterName = settings.requiredString("cluster_name");
-        if (clusterName.length() > 100 || !CLUSTER_NAME.matcher(clusterName).matches()) {
-            throw new ConfigException("cluster_name must be an EKS cluster name (1 to 100 letters, digits, '-' or '_', "
-                    + "starting with a letter or digit), got " + ConfigException.quote(clusterName) + "");
-        }
-        String region = settings.requiredString("region");
-        Regions.requireValid("region", region);
-        String chartVersion = settings.requiredString("karpenter_chart_version");
+        String clusterName = settings.required(CLUSTER_NAME);
+        ConfigException.requireMatch(
+                EKS_CLUSTER_NAME,
+                100,
+                CLUSTER_NAME.key(),
+                "must be an EKS cluster name (1 to 100 letters, digits, '-' or '_', starting with a letter or digit)",
+                clusterName);
+        String region = settings.required(REGION);
+        Regions.requireValid(REGION.key(), region);
+        String chartVersion = settings.required(KARPENTER_CHART_VERSION);
         KarpenterRelease release;
         try {
             release = KarpenterRelease.of(chartVersion);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
+        Optional<String> retiredApi = settings.optional(RETIRED_API);
+        if (retiredApi.isPresent()) {
+            RETIRED_API.requireApplies(DeclaredApis.keeping(release), "remove retired_api");
+        }
         DeclaredApis apis;
         try {
-            apis = DeclaredApis.from(release, settings.optionalString("retired_api"));
+            apis = DeclaredApis.from(release, retiredApi);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
         boolean upgradeOverride = upgradeOverride(settings, release);
-        String namespace = dnsLabel(settings, "karpenter_namespace");
-        String serviceAccount = dnsLabel(settings, "karpenter_service_account");
-        Map<String, String> tags = AwsRules.requireTags("tags", settings.stringMap("tags"));
+        String namespace = dnsLabel(settings, KARPENTER_NAMESPACE);
+        String serviceAccount = dnsLabel(settings, KARPENTER_SERVICE_ACCOUNT);
+        Map<String, String> tags = AwsRules.requireTags(TAGS.key(), settings.get(TAGS));
         ClusterConfig config = new ClusterConfig(
                 clusterName,
                 region,
@@ -71,7 +86,7 @@ public record ClusterConfig(
                 namespace,
                 serviceAccount,
                 tags,
-                IamSettings.from(settings, release),
+                IamSettings.from(settings, apis),
                 InterruptionSettings.from(settings, clusterName),
                 ControllerSettings.from(settings),
                 PoolsAndNodeClasses.from(settings, clusterName, apis, tags),
@@ -98,7 +113,7 @@ public record ClusterConfig(
 
     /** Only for the very version it names, so a forgotten override cannot waive the checks of a later step. */
     private static boolean upgradeOverride(Settings settings, KarpenterRelease release) {
-        Optional<String> named = settings.optionalString("upgrade_override");
+        Optional<String> named = settings.optional(UPGRADE_OVERRIDE);
         if (named.isEmpty()) {
             return false;
         }
@@ -117,7 +132,7 @@ public record ClusterConfig(
         return true;
     }
 
-    private static String dnsLabel(Settings settings, String key) {
-        return Kubernetes.requireDnsLabel(key, settings.string(key));
+    private static String dnsLabel(Settings settings, Setting<String> setting) {
+        return Kubernetes.requireDnsLabel(setting.key(), settings.get(setting));
     }
 }

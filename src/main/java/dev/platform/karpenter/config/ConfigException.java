@@ -45,10 +45,30 @@ public final class ConfigException extends RuntimeException {
      * {@value #MAX_QUOTED} characters with "..." so that a long value cannot hide what the message says.
      */
     public static String quote(String value) {
+        return quote(value, MAX_QUOTED);
+    }
+
+    /** {@link #quote} without the cut: a whole value as a tfvars string literal. */
+    public static String quoteWhole(String value) {
+        return quote(value, Integer.MAX_VALUE);
+    }
+
+    /** The allowed values for a message: {@code "a"}, {@code "a" or "b"}, {@code one of "a", "b", "c"}. */
+    public static String quoteAll(java.util.List<String> values) {
+        java.util.List<String> quoted =
+                values.stream().map(ConfigException::quote).toList();
+        return switch (quoted.size()) {
+            case 1 -> quoted.get(0);
+            case 2 -> quoted.get(0) + " or " + quoted.get(1);
+            default -> "one of " + String.join(", ", quoted);
+        };
+    }
+
+    private static String quote(String value, int maxShown) {
         StringBuilder out = new StringBuilder("\"");
         int shown = 0;
         for (int i = 0; i < value.length(); i = value.offsetByCodePoints(i, 1)) {
-            if (shown == MAX_QUOTED) {
+            if (shown == maxShown) {
                 return out.append("...\" (")
                         .append(value.length())
                         .append(" characters)")

@@ -14,4 +14,10 @@ public enum ControllerIdentity implements SettingValue {
     public String setting() {
         return name().toLowerCase(Locale.ROOT);
     }
+
+    /** Pod Identity needs a controller whose AWS SDK knows it. */
+    @Override
+    public ReleaseSpan releases() {
+        return this == POD_IDENTITY ? ReleaseSpan.where(apis -> apis.release().supportsPodIdentity()) : ReleaseSpan.ALL;
+    }
 }

@@ -1,5 +1,11 @@
 package dev.platform.karpenter.config;
 
+import static dev.platform.karpenter.config.SettingsCatalogue.CONTROLLER_AFFINITY;
+import static dev.platform.karpenter.config.SettingsCatalogue.CONTROLLER_REPLICAS;
+import static dev.platform.karpenter.config.SettingsCatalogue.CONTROLLER_RESOURCES;
+import static dev.platform.karpenter.config.SettingsCatalogue.CONTROLLER_TOLERATIONS;
+import static dev.platform.karpenter.config.SettingsCatalogue.STS_REGIONAL_ENDPOINTS;
+
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,16 +35,13 @@ public record ControllerSettings(
     private static final Set<String> AFFINITY_KINDS = Set.of("nodeAffinity", "podAffinity", "podAntiAffinity");
 
     static ControllerSettings from(Settings settings) {
-        int replicas = settings.integer("controller_replicas");
-        if (replicas < 1) {
-            throw new ConfigException("controller_replicas must be at least 1, got " + replicas);
-        }
-        List<Map<String, Object>> tolerationObjects = settings.objectList("controller_tolerations");
+        int replicas = settings.get(CONTROLLER_REPLICAS);
+        List<Map<String, Object>> tolerationObjects = settings.get(CONTROLLER_TOLERATIONS);
         List<Toleration> tolerations = new ArrayList<>();
         for (int i = 0; i < tolerationObjects.size(); i++) {
             tolerations.add(Toleration.from("controller_tolerations[" + i + "]", tolerationObjects.get(i)));
         }
-        Map<String, Object> affinity = settings.object("controller_affinity");
+        Map<String, Object> affinity = settings.get(CONTROLLER_AFFINITY);
         for (String kind : affinity.keySet()) {
             if (!AFFINITY_KINDS.contains(kind)) {
                 throw new ConfigException("controller_affinity." + kind
@@ -47,9 +50,9 @@ public record ControllerSettings(
         }
         requireAffinityText("controller_affinity", affinity);
         return new ControllerSettings(
-                settings.bool("sts_regional_endpoints"),
+                settings.get(STS_REGIONAL_ENDPOINTS),
                 replicas,
-                ControllerResources.from("controller_resources", settings.object("controller_resources")),
+                ControllerResources.from(CONTROLLER_RESOURCES.key(), settings.get(CONTROLLER_RESOURCES)),
                 List.copyOf(tolerations),
                 wholeNumbersAsLong(affinity));
     }

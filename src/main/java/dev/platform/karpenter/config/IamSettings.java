@@ -1,6 +1,13 @@
 package dev.platform.karpenter.config;
 
-import dev.platform.karpenter.versions.KarpenterRelease;
+import static dev.platform.karpenter.config.SettingsCatalogue.CONTROLLER_IDENTITY;
+import static dev.platform.karpenter.config.SettingsCatalogue.CREATE_IAM_ROLE;
+import static dev.platform.karpenter.config.SettingsCatalogue.IAM_ROLE_ACCESS_ENTRY;
+import static dev.platform.karpenter.config.SettingsCatalogue.IAM_ROLE_ARN;
+import static dev.platform.karpenter.config.SettingsCatalogue.IRSA_USE_NAME_PREFIX;
+import static dev.platform.karpenter.config.SettingsCatalogue.NODE_GROUP_NAME;
+
+import dev.platform.karpenter.versions.DeclaredApis;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -26,16 +33,12 @@ public record IamSettings(
 
     private static final Pattern ROLE_ARN = Pattern.compile("arn:aws[a-z-]*:iam::\\d{12}:role/[\\w+=,.@/-]{1,512}");
 
-    static IamSettings from(Settings settings, KarpenterRelease release) {
-        ControllerIdentity identity = settings.choice("controller_identity", ControllerIdentity.class);
-        if (identity == ControllerIdentity.POD_IDENTITY && !release.supportsPodIdentity()) {
-            throw new ConfigException(
-                    "controller_identity \"pod_identity\" needs Karpenter 1.x; karpenter_chart_version "
-                            + release.chartVersion() + " predates EKS Pod Identity: use \"irsa\" or a 1.x chart");
-        }
-        boolean create = settings.bool("create_iam_role");
-        String nodeGroup = settings.string("node_group_name");
-        Optional<String> roleArn = settings.optionalString("iam_role_arn");
+    static IamSettings from(Settings settings, DeclaredApis apis) {
+        ControllerIdentity identity = settings.get(CONTROLLER_IDENTITY);
+        CONTROLLER_IDENTITY.requireAvailable(identity, apis);
+        boolean create = settings.get(CREATE_IAM_ROLE);
+        String nodeGroup = settings.get(NODE_GROUP_NAME);
+        Optional<String> roleArn = settings.optional(IAM_ROLE_ARN);
         roleArn.ifPresent(arn -> {
             if (!ROLE_ARN.matcher(arn).matches()) {
                 throw new ConfigException(
@@ -47,13 +50,12 @@ public record IamSettings(
             }
         });
         AwsRules.requireNodeGroupName("node_group_name", nodeGroup);
-        boolean accessEntry = settings.bool("iam_role_access_entry");
+        boolean accessEntry = settings.get(IAM_ROLE_ACCESS_ENTRY);
         if (roleArn.isEmpty() && !accessEntry) {
             throw new ConfigException(
                     "iam_role_access_entry applies only with iam_role_arn: a node group's role already has"
                             + " its access entry, and create_iam_role = true always makes one");
         }
-        return new IamSettings(
-                identity, create, nodeGroup, roleArn, settings.bool("irsa_use_name_prefix"), accessEntry);
+        return new IamSettings(identity, create, nodeGroup, roleArn, settings.get(IRSA_USE_NAME_PREFIX), accessEntry);
     }
 }

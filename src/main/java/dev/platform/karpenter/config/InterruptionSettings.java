@@ -1,5 +1,8 @@
 package dev.platform.karpenter.config;
 
+import static dev.platform.karpenter.config.SettingsCatalogue.QUEUE_KMS_KEY_ID;
+import static dev.platform.karpenter.config.SettingsCatalogue.QUEUE_NAME;
+
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -10,15 +13,13 @@ import java.util.regex.Pattern;
  * @param kmsKeyId   queue_kms_key_id: a customer managed KMS key for the queue; default SQS-managed encryption
  */
 public record InterruptionSettings(String queueName, Optional<String> kmsKeyId) {
-    private static final Pattern QUEUE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,80}");
+    private static final Pattern SQS_QUEUE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,80}");
 
     static InterruptionSettings from(Settings settings, String clusterName) {
-        String queueName = settings.string("queue_name", clusterName);
-        if (!QUEUE_NAME.matcher(queueName).matches()) {
-            throw new ConfigException("queue_name must be 1 to 80 letters, digits, '-' or '_', got "
-                    + ConfigException.quote(queueName) + "");
-        }
-        Optional<String> kmsKeyId = settings.optionalString("queue_kms_key_id");
+        String queueName = settings.optional(QUEUE_NAME).orElse(clusterName);
+        ConfigException.requireMatch(
+                SQS_QUEUE_NAME, QUEUE_NAME.key(), "must be 1 to 80 letters, digits, '-' or '_'", queueName);
+        Optional<String> kmsKeyId = settings.optional(QUEUE_KMS_KEY_ID);
         kmsKeyId.ifPresent(key -> {
             if (key.isBlank()) {
                 throw new ConfigException("queue_kms_key_id must name a KMS key (id, ARN, alias or alias ARN); "

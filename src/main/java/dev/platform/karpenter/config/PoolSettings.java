@@ -1,5 +1,20 @@
 package dev.platform.karpenter.config;
 
+import static dev.platform.karpenter.config.SettingsCatalogue.ARCHITECTURES;
+import static dev.platform.karpenter.config.SettingsCatalogue.CAPACITY_TYPES;
+import static dev.platform.karpenter.config.SettingsCatalogue.CONSOLIDATE_AFTER;
+import static dev.platform.karpenter.config.SettingsCatalogue.CONSOLIDATION;
+import static dev.platform.karpenter.config.SettingsCatalogue.CPU_LIMIT;
+import static dev.platform.karpenter.config.SettingsCatalogue.EXPIRE_AFTER;
+import static dev.platform.karpenter.config.SettingsCatalogue.INSTANCE_CATEGORIES;
+import static dev.platform.karpenter.config.SettingsCatalogue.INSTANCE_GENERATION_MIN;
+import static dev.platform.karpenter.config.SettingsCatalogue.MEMORY_LIMIT;
+import static dev.platform.karpenter.config.SettingsCatalogue.NODE_LABELS;
+import static dev.platform.karpenter.config.SettingsCatalogue.NODE_POOL_NAME;
+import static dev.platform.karpenter.config.SettingsCatalogue.NODE_REQUIREMENTS;
+import static dev.platform.karpenter.config.SettingsCatalogue.NODE_TAINTS;
+import static dev.platform.karpenter.config.SettingsCatalogue.TTL_SECONDS_AFTER_EMPTY;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,24 +26,13 @@ import java.util.regex.Pattern;
  * describe the pool "default"; each entry of node_pools describes another pool and takes every setting it does not
  * give from the top level.
  *
- * @param name                  metadata.name of the pool
- * @param capacityTypes         capacity_types: "spot" and/or "on-demand" (default both)
- * @param architectures         architectures: "amd64" and/or "arm64" (default amd64, as upstream's default pool)
- * @param instanceCategories    instance_categories: EC2 instance categories (default c, m, r); empty: any
- * @param instanceGenerationMin instance_generation_min: oldest EC2 generation allowed (default 3, i.e. upstream's
- *                              "instance-generation Gt 2")
- * @param cpuLimit              cpu_limit: most vCPUs the pool may launch in total (default 1000)
- * @param memoryLimit           memory_limit: most memory the pool may launch, a Kubernetes quantity (default 1000Gi)
- * @param consolidation         consolidation: replace or remove underused nodes (default true)
- * @param consolidateAfter      consolidate_after: 1.x only, how long a node must be consolidatable first (default 1m)
- * @param expireAfter           expire_after: node lifetime, e.g. "720h" (default), or "Never"
- * @param ttlSecondsAfterEmpty  ttl_seconds_after_empty: 0.x only, with consolidation = false: remove empty nodes
- * @param labels                node_labels: labels of every node of the pool
- * @param taints                node_taints: taints of every node of the pool
- * @param requirements          node_requirements: extra scheduling requirements
- * @param nodeClass             node_class: the node class its nodes are launched with (default "default")
- * @param spec                  node_pool_spec, or the entry's spec: upstream fields merged over what the settings
- *                              produce; never inherited
+ * <p>Each component is the setting of the same name in {@link SettingsCatalogue} (labels: node_labels, taints:
+ * node_taints, requirements: node_requirements), where its default, bounds and releases are declared.
+ *
+ * @param name metadata.name of the pool
+ * @param nodeClass node_class: the node class its nodes are launched with (default "default")
+ * @param spec      node_pool_spec, or the entry's spec: upstream fields merged over what the settings produce; never
+ *                  inherited
  */
 public record PoolSettings(
         String name,
@@ -49,31 +53,29 @@ public record PoolSettings(
         Map<String, Object> spec) {
 
     public static final String DEFAULT_POOL = "default";
-    static final List<String> CAPACITY_TYPES = List.of("spot", "on-demand");
-    static final List<String> ARCHITECTURES = List.of("amd64", "arm64");
 
     private static final Pattern INSTANCE_CATEGORY = Pattern.compile("[a-z]{1,4}");
 
-    /** The pool "default" from the top-level settings, with the documented defaults. */
+    /** The pool "default" from the top-level settings, with the catalogue's defaults. */
     static PoolSettings defaults(Settings settings) {
         return read(
                 settings,
                 DEFAULT_POOL,
                 NodeClassSettings.DEFAULT_NODE_CLASS,
-                settings.object("node_pool_spec"),
+                settings.get(SettingsCatalogue.NODE_POOL_SPEC),
                 new PoolSettings(
                         DEFAULT_POOL,
-                        SettingsCatalogue.defaultOf("capacity_types"),
-                        SettingsCatalogue.defaultOf("architectures"),
-                        SettingsCatalogue.defaultOf("instance_categories"),
-                        Math.toIntExact(SettingsCatalogue.<Long>defaultOf("instance_generation_min")),
-                        Math.toIntExact(SettingsCatalogue.<Long>defaultOf("cpu_limit")),
-                        SettingsCatalogue.defaultOf("memory_limit"),
-                        SettingsCatalogue.defaultOf("consolidation"),
-                        Optional.empty(),
-                        SettingsCatalogue.defaultOf("expire_after"),
-                        Optional.empty(),
-                        Map.of(),
+                        defaultOf(CAPACITY_TYPES),
+                        defaultOf(ARCHITECTURES),
+                        defaultOf(INSTANCE_CATEGORIES),
+                        defaultOf(INSTANCE_GENERATION_MIN),
+                        defaultOf(CPU_LIMIT),
+                        defaultOf(MEMORY_LIMIT),
+                        defaultOf(CONSOLIDATION),
+                        CONSOLIDATE_AFTER.defaultValue(),
+                        defaultOf(EXPIRE_AFTER),
+                        TTL_SECONDS_AFTER_EMPTY.defaultValue(),
+                        defaultOf(NODE_LABELS),
                         List.of(),
                         List.of(),
                         NodeClassSettings.DEFAULT_NODE_CLASS,
@@ -82,103 +84,81 @@ public record PoolSettings(
 
     /** A pool of node_pools: its own name and settings, the rest taken from {@code inherited}. */
     static PoolSettings extra(Settings settings, PoolSettings inherited) {
-        String name = settings.requiredString("name");
+        String name = settings.required(NODE_POOL_NAME);
         // The pool's name is also a label value (karpenter.sh/nodepool, karpenter.sh/provisioner-name) on its nodes.
-        Kubernetes.requireDnsSubdomain("name", name);
-        Kubernetes.requireLabelValue("name", name);
-        if (name.equals(DEFAULT_POOL)) {
-            throw new ConfigException("name \"default\" is the pool of the top-level settings; choose another name");
-        }
-        String nodeClass = settings.string("node_class", NodeClassSettings.DEFAULT_NODE_CLASS);
-        PoolSettings pool = read(settings, name, nodeClass, settings.object("spec"), inherited);
+        Kubernetes.requireDnsSubdomain(NODE_POOL_NAME.key(), name);
+        Kubernetes.requireLabelValue(NODE_POOL_NAME.key(), name);
+        ConfigException.require(
+                !name.equals(DEFAULT_POOL),
+                NODE_POOL_NAME.key(),
+                "must not be \"default\" (the pool of the top-level settings)",
+                name);
+        PoolSettings pool = read(
+                settings,
+                name,
+                settings.get(SettingsCatalogue.NODE_POOL_NODE_CLASS),
+                settings.get(SettingsCatalogue.NODE_POOL_ENTRY_SPEC),
+                inherited);
         settings.rejectUnknownKeys();
         return pool;
     }
 
+    private static <T> T defaultOf(Setting<T> setting) {
+        return setting.defaultValue().orElseThrow();
+    }
+
     private static PoolSettings read(
             Settings settings, String name, String nodeClass, Map<String, Object> spec, PoolSettings inherited) {
-        List<String> capacityTypes = oneOrMoreOf(settings, "capacity_types", inherited.capacityTypes, CAPACITY_TYPES);
-        List<String> architectures = oneOrMoreOf(settings, "architectures", inherited.architectures, ARCHITECTURES);
-        List<String> categories = settings.stringList("instance_categories", inherited.instanceCategories);
+        List<String> categories = settings.optional(INSTANCE_CATEGORIES).orElse(inherited.instanceCategories);
         for (String category : categories) {
-            if (!INSTANCE_CATEGORY.matcher(category).matches()) {
-                throw new ConfigException(
-                        "instance_categories must hold EC2 instance categories such as \"c\", \"m\" or \"r\", got "
-                                + ConfigException.quote(category) + "");
-            }
+            ConfigException.requireMatch(
+                    INSTANCE_CATEGORY,
+                    INSTANCE_CATEGORIES.key(),
+                    "must hold EC2 instance categories such as \"c\", \"m\" or \"r\"",
+                    category);
         }
-        int generation = settings.integer("instance_generation_min", inherited.instanceGenerationMin);
-        if (generation < 1) {
-            throw new ConfigException("instance_generation_min must be at least 1, got " + generation);
-        }
-        int cpuLimit = settings.integer("cpu_limit", inherited.cpuLimit);
-        if (cpuLimit < 1) {
-            throw new ConfigException("cpu_limit must be a positive whole number of vCPUs, got " + cpuLimit);
-        }
-        String memoryLimit = settings.string("memory_limit", inherited.memoryLimit);
-        Kubernetes.requirePositiveQuantity("memory_limit", memoryLimit, "\"1000Gi\"");
-        Optional<String> consolidateAfter =
-                settings.optionalString("consolidate_after").or(() -> inherited.consolidateAfter);
-        consolidateAfter.ifPresent(value -> Kubernetes.requireDuration("consolidate_after", value, true));
-        String expireAfter = settings.string("expire_after", inherited.expireAfter);
-        Kubernetes.requireDuration("expire_after", expireAfter, false);
-        Optional<Integer> ttl =
-                settings.optionalInteger("ttl_seconds_after_empty").or(() -> inherited.ttlSecondsAfterEmpty);
-        ttl.ifPresent(seconds -> {
-            if (seconds < 0) {
-                throw new ConfigException("ttl_seconds_after_empty must not be negative, got " + seconds);
-            }
-        });
-        Map<String, String> labels = settings.stringMap("node_labels");
+        String memoryLimit = settings.optional(MEMORY_LIMIT).orElse(inherited.memoryLimit);
+        Kubernetes.requirePositiveQuantity(MEMORY_LIMIT.key(), memoryLimit, "\"1000Gi\"");
+        Optional<String> consolidateAfter = settings.optional(CONSOLIDATE_AFTER).or(() -> inherited.consolidateAfter);
+        consolidateAfter.ifPresent(value -> Kubernetes.requireDuration(CONSOLIDATE_AFTER.key(), value, true));
+        String expireAfter = settings.optional(EXPIRE_AFTER).orElse(inherited.expireAfter);
+        Kubernetes.requireDuration(EXPIRE_AFTER.key(), expireAfter, false);
+        Map<String, String> labels = settings.get(NODE_LABELS);
         labels.forEach((key, value) -> {
-            Kubernetes.requireLabelKey("node_labels", key);
-            Kubernetes.requireLabelValue("node_labels." + key, value);
+            Kubernetes.requireLabelKey(NODE_LABELS.key(), key);
+            Kubernetes.requireLabelValue(NODE_LABELS.key() + "." + key, value);
         });
-        List<NodeTaint> taints = new ArrayList<>();
-        List<Map<String, Object>> taintSettings = settings.objectList("node_taints");
-        for (int i = 0; i < taintSettings.size(); i++) {
-            taints.add(NodeTaint.from("node_taints[" + i + "]", taintSettings.get(i)));
-        }
-        List<NodeRequirement> requirements = new ArrayList<>();
-        List<Map<String, Object>> requirementSettings = settings.objectList("node_requirements");
-        for (int i = 0; i < requirementSettings.size(); i++) {
-            requirements.add(NodeRequirement.from("node_requirements[" + i + "]", requirementSettings.get(i)));
-        }
+        List<NodeTaint> taints = each(settings.get(NODE_TAINTS), NODE_TAINTS, NodeTaint::from);
+        List<NodeRequirement> requirements =
+                each(settings.get(NODE_REQUIREMENTS), NODE_REQUIREMENTS, NodeRequirement::from);
         return new PoolSettings(
                 name,
-                capacityTypes,
-                architectures,
+                settings.optional(CAPACITY_TYPES).orElse(inherited.capacityTypes),
+                settings.optional(ARCHITECTURES).orElse(inherited.architectures),
                 categories,
-                generation,
-                cpuLimit,
+                settings.optional(INSTANCE_GENERATION_MIN).orElse(inherited.instanceGenerationMin),
+                settings.optional(CPU_LIMIT).orElse(inherited.cpuLimit),
                 memoryLimit,
-                settings.bool("consolidation", inherited.consolidation),
+                settings.optional(CONSOLIDATION).orElse(inherited.consolidation),
                 consolidateAfter,
                 expireAfter,
-                ttl,
+                settings.optional(TTL_SECONDS_AFTER_EMPTY).or(() -> inherited.ttlSecondsAfterEmpty),
                 labels.isEmpty() ? inherited.labels : labels,
-                taints.isEmpty() ? inherited.taints : List.copyOf(taints),
-                requirements.isEmpty() ? inherited.requirements : List.copyOf(requirements),
+                taints.isEmpty() ? inherited.taints : taints,
+                requirements.isEmpty() ? inherited.requirements : requirements,
                 nodeClass,
                 spec);
     }
 
-    private static List<String> oneOrMoreOf(
-            Settings settings, String key, List<String> defaultValue, List<String> allowed) {
-        List<String> values = settings.stringList(key, defaultValue);
-        if (values.isEmpty()) {
-            throw new ConfigException(key + " must name at least one of " + quoted(allowed));
+    /** Each object of a list setting as a {@code T}, errors naming its index: node_taints[1]. */
+    static <T> List<T> each(
+            List<Map<String, Object>> objects,
+            Setting<?> setting,
+            java.util.function.BiFunction<String, Map<String, Object>, T> from) {
+        List<T> result = new ArrayList<>();
+        for (int i = 0; i < objects.size(); i++) {
+            result.add(from.apply(setting.key() + "[" + i + "]", objects.get(i)));
         }
-        for (String value : values) {
-            if (!allowed.contains(value)) {
-                throw new ConfigException(
-                        key + " must contain only " + quoted(allowed) + ", got " + ConfigException.quote(value) + "");
-            }
-        }
-        return values;
-    }
-
-    private static String quoted(List<String> values) {
-        return String.join(" or ", values.stream().map(v -> "\"" + v + "\"").toList());
+        return List.copyOf(result);
     }
 }

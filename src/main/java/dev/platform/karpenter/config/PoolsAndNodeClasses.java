@@ -1,5 +1,14 @@
 package dev.platform.karpenter.config;
 
+import static dev.platform.karpenter.config.SettingsCatalogue.AMI_FAMILY;
+import static dev.platform.karpenter.config.SettingsCatalogue.AMI_VERSION;
+import static dev.platform.karpenter.config.SettingsCatalogue.CONSOLIDATE_AFTER;
+import static dev.platform.karpenter.config.SettingsCatalogue.DISCOVERY_TAG_KEY;
+import static dev.platform.karpenter.config.SettingsCatalogue.DISCOVERY_TAG_VALUE;
+import static dev.platform.karpenter.config.SettingsCatalogue.NODE_POOLS;
+import static dev.platform.karpenter.config.SettingsCatalogue.TTL_SECONDS_AFTER_EMPTY;
+import static dev.platform.karpenter.config.SettingsCatalogue.UNINSTALL_HOOK_IMAGE;
+
 import dev.platform.karpenter.versions.DeclaredApis;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.NodePoolRules;
@@ -17,8 +26,7 @@ import java.util.regex.Pattern;
  *
  * @param pools              the pool "default" (top-level settings) first, then node_pools in their order
  * @param nodeClasses        the node class "default" (top-level settings) first, then node_classes in their order
- * @param uninstallHookImage uninstall_hook_image: 0.x only, a kubectl image for the Job that deletes the
- *                           Provisioners and waits for their nodes on destroy
+ * @param uninstallHookImage uninstall_hook_image (SettingsCatalogue)
  */
 public record PoolsAndNodeClasses(
         List<PoolSettings> pools, List<NodeClassSettings> nodeClasses, String uninstallHookImage) {
@@ -37,21 +45,19 @@ public record PoolsAndNodeClasses(
 
     static PoolsAndNodeClasses from(
             Settings settings, String clusterName, DeclaredApis apis, Map<String, String> tags) {
-        KarpenterRelease release = apis.release();
         NodePoolRules rules = NodePoolRules.of(apis);
-        AmiFamily amiFamily = accepted(settings.choice("ami_family", AmiFamily.class), rules, release);
-        String tagKey = settings.string("discovery_tag_key");
-        Kubernetes.requireLabelKey("discovery_tag_key", tagKey);
-        String tagValue = settings.string("discovery_tag_value", clusterName);
-        if (tagValue.isEmpty()) {
-            throw new ConfigException("discovery_tag_value must not be empty");
-        }
-        AwsRules.requireTagKey("discovery_tag_key", tagKey);
-        AwsRules.requireTagValue("discovery_tag_value", tagValue);
+        AmiFamily amiFamily = settings.get(AMI_FAMILY);
+        AMI_FAMILY.requireAvailable(amiFamily, apis);
+        String tagKey = settings.get(DISCOVERY_TAG_KEY);
+        Kubernetes.requireLabelKey(DISCOVERY_TAG_KEY.key(), tagKey);
+        String tagValue = settings.optional(DISCOVERY_TAG_VALUE).orElse(clusterName);
+        ConfigException.require(!tagValue.isEmpty(), DISCOVERY_TAG_VALUE.key(), "must not be empty", tagValue);
+        AwsRules.requireTagKey(DISCOVERY_TAG_KEY.key(), tagKey);
+        AwsRules.requireTagValue(DISCOVERY_TAG_VALUE.key(), tagValue);
         List<PoolSettings> pools = new ArrayList<>();
         PoolSettings defaultPool = PoolSettings.defaults(settings);
         pools.add(defaultPool);
-        List<Map<String, Object>> extraPools = settings.objectList("node_pools");
+        List<Map<String, Object>> extraPools = settings.get(NODE_POOLS);
         Set<String> names = new HashSet<>();
         for (int i = 0; i < extraPools.size(); i++) {
             String where = "node_pools[" + i + "]";
@@ -70,18 +76,16 @@ public record PoolsAndNodeClasses(
             String where = pool.name().equals(PoolSettings.DEFAULT_POOL)
                     ? ""
                     : "node_pools " + ConfigException.quote(pool.name()) + ": ";
-            requireValidFor(rules, release, pool, where);
+            requireValidFor(rules, apis, pool, where);
         }
-        Optional<String> hookImage = settings.optionalString("uninstall_hook_image");
+        Optional<String> hookImage = settings.optional(UNINSTALL_HOOK_IMAGE);
         hookImage.ifPresent(image -> {
-            if (rules.nodeClassDeletionWaitsForNodes()) {
-                throw new ConfigException("uninstall_hook_image applies to Karpenter 0.x only: with " + release
-                        + " deleting the EC2NodeClass waits for the nodes itself");
-            }
-            if (!IMAGE.matcher(image).matches()) {
-                throw new ConfigException("uninstall_hook_image must be a container image reference such as \""
-                        + DEFAULT_UNINSTALL_HOOK_IMAGE + "\", got " + ConfigException.quote(image) + "");
-            }
+            UNINSTALL_HOOK_IMAGE.requireApplies(apis, "deleting the EC2NodeClass waits for the nodes itself");
+            ConfigException.requireMatch(
+                    IMAGE,
+                    UNINSTALL_HOOK_IMAGE.key(),
+                    "must be a container image reference such as \"" + DEFAULT_UNINSTALL_HOOK_IMAGE + "\"",
+                    image);
         });
         tags.keySet()
                 .forEach(key -> NodePoolRules.reservedTagKey(key).ifPresent(reserved -> {
@@ -90,7 +94,7 @@ public record PoolsAndNodeClasses(
                             + " every instance, volume and launch template Karpenter creates, which Karpenter tags with it itself;"
                             + " remove it or choose another key");
                 }));
-        String amiVersion = amiVersion(settings.optionalString("ami_version"), rules, release, amiFamily);
+        String amiVersion = amiVersion(settings.get(AMI_VERSION), apis, amiFamily);
         NodeClassSettings defaultClass = new NodeClassSettings(
                 NodeClassSettings.DEFAULT_NODE_CLASS,
                 amiFamily,
@@ -98,13 +102,12 @@ public record PoolsAndNodeClasses(
                 tagKey,
                 tagValue,
                 tags,
-                settings.object("node_class_spec"));
+                settings.get(SettingsCatalogue.NODE_CLASS_SPEC));
         List<NodeClassSettings> nodeClasses = new ArrayList<>(List.of(defaultClass));
-        List<Map<String, Object>> extraClasses = settings.objectList("node_classes");
+        List<Map<String, Object>> extraClasses = settings.get(SettingsCatalogue.NODE_CLASSES);
         for (int i = 0; i < extraClasses.size(); i++) {
             try {
-                NodeClassSettings nodeClass =
-                        nodeClass(Settings.nodeClass(extraClasses.get(i)), defaultClass, rules, release);
+                NodeClassSettings nodeClass = nodeClass(Settings.nodeClass(extraClasses.get(i)), defaultClass, apis);
                 if (nodeClasses.stream().anyMatch(other -> other.name().equals(nodeClass.name()))) {
                     throw new ConfigException(
                             "name " + ConfigException.quote(nodeClass.name()) + " is used by another node class");
@@ -119,11 +122,9 @@ public record PoolsAndNodeClasses(
             if (nodeClasses.stream().noneMatch(known -> known.name().equals(nodeClass))) {
                 throw new ConfigException("node_pools[" + (i - 1) + "]: node_class " + ConfigException.quote(nodeClass)
                         + " is not a node class; use \"default\" or a name from node_classes ("
-                        + String.join(
-                                ", ",
-                                nodeClasses.stream()
-                                        .map(known -> ConfigException.quote(known.name()))
-                                        .toList())
+                        + ConfigException.quoteAll(nodeClasses.stream()
+                                .map(NodeClassSettings::name)
+                                .toList())
                         + ")");
             }
         }
@@ -136,62 +137,41 @@ public record PoolsAndNodeClasses(
      * family (default: that of "default") and AMI version (default: that of "default" for the same family, else
      * "latest"), and its own spec; nothing of node_class_spec.
      */
-    private static NodeClassSettings nodeClass(
-            Settings settings, NodeClassSettings defaults, NodePoolRules rules, KarpenterRelease release) {
-        String name = settings.requiredString("name");
-        Kubernetes.requireDnsSubdomain("name", name);
-        if (name.equals(NodeClassSettings.DEFAULT_NODE_CLASS)) {
-            throw new ConfigException(
-                    "name \"default\" is the node class of the top-level settings (node_class_spec); choose another name");
-        }
-        AmiFamily family = settings.optionalString("ami_family")
-                .map(value -> accepted(SettingValue.parse(AmiFamily.class, "ami_family", value), rules, release))
-                .orElse(defaults.amiFamily());
-        Optional<String> version = settings.optionalString("ami_version")
-                .or(() ->
-                        family == defaults.amiFamily() && !defaults.amiVersion().equals(LATEST_AMI)
-                                ? Optional.of(defaults.amiVersion())
-                                : Optional.empty());
+    private static NodeClassSettings nodeClass(Settings settings, NodeClassSettings defaults, DeclaredApis apis) {
+        String name = settings.required(SettingsCatalogue.NODE_CLASS_NAME);
+        Kubernetes.requireDnsSubdomain(SettingsCatalogue.NODE_CLASS_NAME.key(), name);
+        ConfigException.require(
+                !name.equals(NodeClassSettings.DEFAULT_NODE_CLASS),
+                SettingsCatalogue.NODE_CLASS_NAME.key(),
+                "must not be \"default\" (the node class of the top-level settings and node_class_spec)",
+                name);
+        AmiFamily family = settings.optional(AMI_FAMILY).orElse(defaults.amiFamily());
+        AMI_FAMILY.requireAvailable(family, apis);
+        String version = settings.optional(AMI_VERSION)
+                .orElse(family == defaults.amiFamily() ? defaults.amiVersion() : LATEST_AMI);
         NodeClassSettings nodeClass = new NodeClassSettings(
                 name,
                 family,
-                amiVersion(version, rules, release, family),
+                amiVersion(version, apis, family),
                 defaults.discoveryTagKey(),
                 defaults.discoveryTagValue(),
                 defaults.tags(),
-                settings.object("spec"));
+                settings.get(SettingsCatalogue.NODE_CLASS_ENTRY_SPEC));
         settings.rejectUnknownKeys();
         return nodeClass;
     }
 
-    private static AmiFamily accepted(AmiFamily family, NodePoolRules rules, KarpenterRelease release) {
-        if (!family.acceptedBy(rules)) {
-            throw new ConfigException("ami_family \"" + family.setting() + "\" is not available with Karpenter "
-                    + release + "; use one of "
-                    + String.join(
-                            ", ",
-                            AmiFamily.acceptedByAll(rules).stream()
-                                    .map(AmiFamily::setting)
-                                    .toList()));
-        }
-        return family;
-    }
-
-    private static String amiVersion(
-            Optional<String> version, NodePoolRules rules, KarpenterRelease release, AmiFamily family) {
-        if (version.isEmpty() || version.get().equals(LATEST_AMI)) {
+    private static String amiVersion(String version, DeclaredApis apis, AmiFamily family) {
+        if (version.equals(LATEST_AMI)) {
             return LATEST_AMI;
         }
-        if (!rules.hasAmiAlias()) {
-            throw new ConfigException(
-                    "ami_version applies to Karpenter 1.x NodeClasses only (the v1 amiSelectorTerms alias);" + " with "
-                            + release + " the node class takes the newest AMI of ami_family; remove ami_version");
-        }
-        if (!family.isReleaseVersion(version.get())) {
-            throw new ConfigException("ami_version must be \"latest\" or a release of the " + family.setting()
-                    + " AMIs such as \"" + family.exampleVersion() + "\", got " + ConfigException.quote(version.get()));
-        }
-        return version.get();
+        AMI_VERSION.requireApplies(apis, "the node class takes the newest AMI of ami_family; remove ami_version");
+        return ConfigException.require(
+                family.isReleaseVersion(version),
+                AMI_VERSION.key(),
+                "must be \"latest\" or a release of the " + family.setting() + " AMIs such as \""
+                        + family.exampleVersion() + "\"",
+                version);
     }
 
     /** The node class {@code name}. */
@@ -212,8 +192,8 @@ public record PoolsAndNodeClasses(
         return pools.stream().anyMatch(pool -> pool.capacityTypes().contains("spot"));
     }
 
-    private static void requireValidFor(
-            NodePoolRules rules, KarpenterRelease release, PoolSettings pool, String where) {
+    private static void requireValidFor(NodePoolRules rules, DeclaredApis apis, PoolSettings pool, String where) {
+        KarpenterRelease release = apis.release();
         for (String label : pool.labels().keySet()) {
             rules.restrictedLabel(label).ifPresent(why -> {
                 throw new ConfigException(where + "node_labels may not set " + ConfigException.quote(label) + ": " + why
@@ -227,13 +207,11 @@ public record PoolsAndNodeClasses(
             });
         }
         if (pool.ttlSecondsAfterEmpty().isPresent()) {
-            if (!rules.hasTtlSecondsAfterEmpty()) {
-                throw new ConfigException(
-                        where + "ttl_seconds_after_empty applies to Karpenter v1alpha5 Provisioners only"
-                                + " (0.30 to 0.32); with " + release
-                                + " set consolidation = false and consolidate_after to remove"
-                                + " empty nodes after a delay");
-            }
+            prefixed(
+                    where,
+                    () -> TTL_SECONDS_AFTER_EMPTY.requireApplies(
+                            apis,
+                            "set consolidation = false and consolidate_after to remove empty nodes after a delay"));
             if (pool.consolidation()) {
                 throw new ConfigException(
                         where + "ttl_seconds_after_empty cannot be combined with consolidation = true: the "
@@ -241,15 +219,26 @@ public record PoolsAndNodeClasses(
                                 + " webhook rejects both; set consolidation = false or remove ttl_seconds_after_empty");
             }
         }
-        if (pool.consolidateAfter().isPresent() && !rules.hasConsolidateAfter()) {
-            throw new ConfigException(where + "consolidate_after applies to Karpenter 0.32 and later only; with "
-                    + release + " use consolidation = false and ttl_seconds_after_empty");
+        if (pool.consolidateAfter().isPresent()) {
+            prefixed(
+                    where,
+                    () -> CONSOLIDATE_AFTER.requireApplies(
+                            apis, "use consolidation = false and ttl_seconds_after_empty"));
         }
         if (pool.consolidateAfter().isPresent()
                 && pool.consolidation()
                 && rules.consolidateAfterNeedsConsolidationOff()) {
             throw new ConfigException(where + "consolidate_after needs consolidation = false with Karpenter " + release
                     + ": the v1beta1 NodePool accepts it with consolidationPolicy WhenEmpty only");
+        }
+    }
+
+    /** Runs {@code check}, its message prefixed with {@code where} ("node_pools \"gpu\": "). */
+    private static void prefixed(String where, Runnable check) {
+        try {
+            check.run();
+        } catch (ConfigException e) {
+            throw where.isEmpty() ? e : new ConfigException(where + e.getMessage());
         }
     }
 }

@@ -2,12 +2,16 @@ package dev.platform.karpenter.config;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
 
-/** An enum read from one string setting: each constant knows its spelling in the tfvars. */
+/** An enum read from one string setting: each constant knows its spelling in the tfvars, and its releases. */
 interface SettingValue {
     /** The spelling the tfvars use. */
     String setting();
+
+    /** The Karpenter releases that accept this value. */
+    default ReleaseSpan releases() {
+        return ReleaseSpan.ALL;
+    }
 
     /** The constant spelled {@code value}, else the one-line error listing the allowed spellings. */
     static <E extends Enum<E> & SettingValue> E parse(Class<E> type, String key, String value) {
@@ -18,10 +22,8 @@ interface SettingValue {
             }
         }
         List<String> allowed =
-                Arrays.stream(constants).map(c -> "\"" + c.setting() + "\"").toList();
-        String choice = allowed.size() == 2
-                ? allowed.get(0) + " or " + allowed.get(1)
-                : "one of " + allowed.stream().collect(Collectors.joining(", "));
-        throw new ConfigException(key + " must be " + choice + ", got " + ConfigException.quote(value));
+                Arrays.stream(constants).map(SettingValue::setting).toList();
+        throw new ConfigException(
+                key + " must be " + ConfigException.quoteAll(allowed) + ", got " + ConfigException.quote(value));
     }
 }

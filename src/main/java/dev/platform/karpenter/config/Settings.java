@@ -12,71 +12,66 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Typed, tracked access to the top-level variables of one tfvars file. Every read marks its key as known, so
- * after all records have read theirs, {@link #rejectUnknownKeys()} names any key nobody asked for (a typo would
- * otherwise be silently ignored). Type errors name the key and the expected type.
+ * Typed, tracked access to the settings of one tfvars file (or one node_pools entry, or one nested object). Every
+ * read marks its key as known, so after all records have read theirs, {@link #rejectUnknownKeys()} names any key
+ * nobody asked for (a typo would otherwise be silently ignored). Catalogued settings are read by their
+ * {@link Setting} entry, which gives the type, the default and what is allowed; errors name the key and what it must be.
  */
 public final class Settings {
-    /**
-     * Which keys the code may read: any (a nested object), the catalogue's, those a node_pools entry takes, or
-     * those a node_classes entry takes.
-     */
-    private enum Scope {
-        ANY,
-        CLUSTER,
-        POOL,
-        NODE_CLASS
-    }
-
     private final Map<String, Object> values;
     private final Set<String> known = new HashSet<>();
-    private final Scope scope;
+    /** Where the values were written; empty for a nested object, whose fields are read by name. */
+    private final Optional<Setting.Scope> scope;
 
     /** The fields of a nested object; {@code values} may hold nulls: a field written as {@code null} is unset. */
     public Settings(Map<String, Object> values) {
-        this(values, Scope.ANY);
+        this(values, Optional.empty());
     }
 
-    private Settings(Map<String, Object> values, Scope scope) {
+    private Settings(Map<String, Object> values, Optional<Setting.Scope> scope) {
         this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
         this.scope = scope;
     }
 
-    /** The top-level settings of one cluster's file, read through {@link SettingsCatalogue}. */
+    /** The top-level settings of one cluster's file. */
     public static Settings cluster(Map<String, Object> values) {
-        return new Settings(values, Scope.CLUSTER);
+        return new Settings(values, Optional.of(Setting.Scope.CLUSTER));
     }
 
-    /** One entry of node_pools: its name and the catalogue's pool settings. */
+    /** One entry of node_pools. */
     static Settings pool(Map<String, Object> values) {
-        return new Settings(values, Scope.POOL);
+        return new Settings(values, Optional.of(Setting.Scope.NODE_POOL));
     }
 
-    /** One entry of node_classes: the keys of SettingsCatalogue.NODE_CLASS_ENTRY_KEYS. */
+    /** One entry of node_classes. */
     static Settings nodeClass(Map<String, Object> values) {
-        return new Settings(values, Scope.NODE_CLASS);
+        return new Settings(values, Optional.of(Setting.Scope.NODE_CLASS));
     }
 
-    /** A catalogued string setting, its default from the catalogue. */
-    public String string(String key) {
-        return string(key, SettingsCatalogue.defaultOf(key));
+    /** The setting's value, else its default; for a setting without one, use {@link #optional}. */
+    public <T> T get(Setting<T> setting) {
+        return optional(setting)
+                .or(setting::defaultValue)
+                .orElseThrow(() -> new IllegalStateException(
+                        "setting " + setting.key() + " has no default in SettingsCatalogue; read it with optional"));
     }
 
-    /** A catalogued true/false setting, its default from the catalogue. */
-    public boolean bool(String key) {
-        return bool(key, SettingsCatalogue.<Boolean>defaultOf(key));
+    /** The setting's value if it is set, checked against what its entry allows. */
+    public <T> Optional<T> optional(Setting<T> setting) {
+        if (scope.isEmpty() || !setting.scopes().contains(scope.get())) {
+            throw new IllegalStateException("setting " + setting.key() + " is not read in "
+                    + scope.map(Setting.Scope::where).orElse("a nested object") + " (SettingsCatalogue)");
+        }
+        Object value = read(setting.key());
+        return value == null ? Optional.empty() : Optional.of(setting.convert(value));
     }
 
-    /** A catalogued whole-number setting, its default from the catalogue. */
-    public int integer(String key) {
-        return integer(key, Math.toIntExact(SettingsCatalogue.<Long>defaultOf(key)));
+    /** The setting's value; unset, a one-line error. */
+    public <T> T required(Setting<T> setting) {
+        return optional(setting).orElseThrow(() -> new ConfigException(setting.key() + " is required"));
     }
 
-    /** A catalogued setting that names one constant of {@code type}, by its tfvars spelling. */
-    <E extends Enum<E> & SettingValue> E choice(String key, Class<E> type) {
-        return SettingValue.parse(type, key, string(key));
-    }
-
+    /** A field of a nested object; unset, a one-line error. */
     public String requiredString(String key) {
         return optionalString(key).orElseThrow(() -> new ConfigException(key + " is required"));
     }
@@ -86,42 +81,32 @@ public final class Settings {
     }
 
     public Optional<String> optionalString(String key) {
-        return optional(key, String.class, "a string");
-    }
-
-    public boolean bool(String key, boolean defaultValue) {
-        return optional(key, Boolean.class, "true or false").orElse(defaultValue);
-    }
-
-    /** The value of {@code key} if set, which must be a {@code type} ({@code expected} says so in the error). */
-    private <T> Optional<T> optional(String key, Class<T> type, String expected) {
-        Object value = read(key);
-        if (value == null) {
-            return Optional.empty();
-        }
-        if (!type.isInstance(value)) {
-            throw wrongType(key, expected, value);
-        }
-        return Optional.of(type.cast(value));
-    }
-
-    public int integer(String key, int defaultValue) {
-        return optionalInteger(key).orElse(defaultValue);
-    }
-
-    public Optional<Integer> optionalInteger(String key) {
-        Object value = read(key);
-        if (value == null) {
-            return Optional.empty();
-        }
-        return Optional.of(toInteger(key, value));
+        return Optional.ofNullable(field(key)).map(value -> cast(key, value, String.class, "a string"));
     }
 
     public List<String> stringList(String key, List<String> defaultValue) {
-        Object value = read(key);
-        if (value == null) {
-            return defaultValue;
+        Object value = field(key);
+        return value == null ? defaultValue : toStringList(key, value);
+    }
+
+    /** A field of a nested object, read by name; catalogued settings are read by entry. */
+    private Object field(String key) {
+        if (scope.isPresent()) {
+            throw new IllegalStateException(
+                    "setting " + key + " is catalogued: read it by its SettingsCatalogue entry");
         }
+        return read(key);
+    }
+
+    /** {@code value} as a {@code type} ({@code expected} says so in the error). */
+    static <T> T cast(String key, Object value, Class<T> type, String expected) {
+        if (!type.isInstance(value)) {
+            throw wrongType(key, expected, value);
+        }
+        return type.cast(value);
+    }
+
+    static List<String> toStringList(String key, Object value) {
         if (!(value instanceof List<?> list)) {
             throw wrongType(key, "a list of strings", value);
         }
@@ -135,20 +120,8 @@ public final class Settings {
         return List.copyOf(result);
     }
 
-    public Map<String, String> stringMap(String key) {
-        Object value = read(key);
-        if (value == null) {
-            return Map.of();
-        }
-        return toStringMap(key, value);
-    }
-
     /** A list of objects (HCL `[{ ... }, { ... }]`), each as an unmodifiable map. */
-    public List<Map<String, Object>> objectList(String key) {
-        Object value = read(key);
-        if (value == null) {
-            return List.of();
-        }
+    static List<Map<String, Object>> toObjectList(String key, Object value) {
         if (!(value instanceof List<?> list)) {
             throw wrongType(key, "a list of objects", value);
         }
@@ -157,12 +130,6 @@ public final class Settings {
             result.add(toObject(key, item));
         }
         return List.copyOf(result);
-    }
-
-    /** An object (HCL `{ ... }`) of any nesting, as an unmodifiable map. */
-    public Map<String, Object> object(String key) {
-        Object value = read(key);
-        return value == null ? Map.of() : toObject(key, value);
     }
 
     /** The keys read so far. */
@@ -181,15 +148,6 @@ public final class Settings {
     }
 
     private Object read(String key) {
-        if (scope == Scope.CLUSTER) {
-            SettingsCatalogue.get(key);
-        } else if (scope == Scope.POOL
-                && !SettingsCatalogue.POOL_ENTRY_KEYS.containsKey(key)
-                && !SettingsCatalogue.get(key).pool()) {
-            throw new IllegalStateException("setting " + key + " is not a pool setting in SettingsCatalogue");
-        } else if (scope == Scope.NODE_CLASS && !SettingsCatalogue.NODE_CLASS_ENTRY_KEYS.containsKey(key)) {
-            throw new IllegalStateException("setting " + key + " is not a node_classes key in SettingsCatalogue");
-        }
         known.add(key);
         return values.get(key);
     }

@@ -1,5 +1,9 @@
 package dev.platform.karpenter.config;
 
+import static dev.platform.karpenter.config.SettingsCatalogue.STATE_BUCKET;
+import static dev.platform.karpenter.config.SettingsCatalogue.STATE_KEY_PREFIX;
+import static dev.platform.karpenter.config.SettingsCatalogue.STATE_REGION;
+
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -14,7 +18,7 @@ public record StateBackendSettings(Optional<String> bucket, String region, Strin
     private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
     static StateBackendSettings from(Settings settings, String clusterRegion) {
-        Optional<String> bucket = settings.optionalString("state_bucket").filter(b -> !b.isBlank());
+        Optional<String> bucket = settings.optional(STATE_BUCKET).filter(b -> !b.isBlank());
         bucket.ifPresent(b -> {
             if (!BUCKET.matcher(b).matches()) {
                 throw new ConfigException(
@@ -22,9 +26,9 @@ public record StateBackendSettings(Optional<String> bucket, String region, Strin
                                 + ConfigException.quote(b) + "");
             }
         });
-        String region = settings.string("state_region", clusterRegion);
-        Regions.requireValid("state_region", region);
-        String prefix = settings.string("state_key_prefix");
+        String region = settings.optional(STATE_REGION).orElse(clusterRegion);
+        Regions.requireValid(STATE_REGION.key(), region);
+        String prefix = settings.get(STATE_KEY_PREFIX);
         AwsRules.requireKeyPrefix("state_key_prefix", prefix);
         return new StateBackendSettings(bucket, region, prefix);
     }

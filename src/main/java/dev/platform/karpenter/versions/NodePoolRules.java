@@ -9,10 +9,10 @@ import java.util.Set;
  * declared generation knows fail with a message instead of being silently dropped or rejected by the webhook at apply.
  *
  * @param rendered the generations whose objects are rendered (0.32 before retiring: v1alpha5 and v1beta1)
- * @param al2023   whether the node class accepts the AL2023 AMI family (added in 0.33; config.AmiFamily says the rest)
+ * @param al2023   whether the node class accepts the AL2023 AMI family (added in v0.35.0, upstream #5604; config.AmiFamily says the rest)
  */
 public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
-    private static final int FIRST_AL2023_MINOR = 33;
+    private static final int FIRST_AL2023_MINOR = 35;
 
     /**
      * Tag keys Karpenter sets on what it launches and its node-class webhooks reject in spec.tags (the union over

@@ -36,12 +36,16 @@ class AmiFamilyTest {
     }
 
     @Test
-    void al2023ComesWithKarpenter033AndNotBesideProvisioners() {
+    void al2023ComesWithKarpenter035AndNotBesideProvisioners() {
         assertThat(AmiFamily.acceptedByAll(NodePoolRules.of(KarpenterRelease.of("v0.31.5"))))
                 .containsExactly(AmiFamily.BOTTLEROCKET, AmiFamily.AL2);
         assertThat(AmiFamily.acceptedByAll(NodePoolRules.of(DeclaredApis.keeping(KarpenterRelease.of("v0.32.10")))))
                 .containsExactly(AmiFamily.BOTTLEROCKET, AmiFamily.AL2);
-        assertThat(AmiFamily.acceptedByAll(NodePoolRules.of(KarpenterRelease.of("v0.33.12"))))
+        // v1beta1's EC2NodeClass enum has no AL2023 before 0.35 (0.33.6+ and 0.34.7+ list it in their v1 CRD only)
+        assertThat(AmiFamily.acceptedByAll(NodePoolRules.of(KarpenterRelease.of("v0.34.13"))))
+                .containsExactly(AmiFamily.BOTTLEROCKET, AmiFamily.AL2);
+        assertThat(AmiFamily.acceptedByAll(NodePoolRules.of(KarpenterRelease.of("0.35.12"))))
                 .containsExactly(AmiFamily.BOTTLEROCKET, AmiFamily.AL2023, AmiFamily.AL2);
+        assertThat(AmiFamily.AL2023.releases().text()).isEqualTo("0.35 and later");
     }
 }

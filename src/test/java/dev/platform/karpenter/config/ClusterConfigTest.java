@@ -120,7 +120,7 @@ class ClusterConfigTest {
                 Arguments.of(
                         "retiring on 0.31",
                         tfvars(V0, "retired_api = \"v1alpha5\""),
-                        "retired_api \"v1alpha5\" cannot be retired with Karpenter v0.30.0: it serves v1alpha5 only"),
+                        "retired_api applies to Karpenter 0.32 and later only; with v0.30.0 remove retired_api"),
                 Arguments.of(
                         "not a version",
                         tfvars("latest"),
@@ -150,7 +150,7 @@ class ClusterConfigTest {
                 Arguments.of(
                         "pod identity on 0.x",
                         tfvars(V0, "controller_identity = \"pod_identity\""),
-                        "controller_identity \"pod_identity\" needs Karpenter 1.x; karpenter_chart_version v0.30.0 predates"),
+                        "controller_identity \"pod_identity\" applies to Karpenter 1.x only; with v0.30.0 use \"irsa\""),
                 Arguments.of(
                         "bad ami family",
                         tfvars(V0, "ami_family = \"Ubuntu\""),

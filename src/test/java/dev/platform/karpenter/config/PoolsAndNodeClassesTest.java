@@ -126,11 +126,7 @@ class PoolsAndNodeClassesTest {
                         V1,
                         "architectures = [\"x86\"]",
                         "architectures must contain only \"amd64\" or \"arm64\""),
-                bad(
-                        "negative cpu limit",
-                        V1,
-                        "cpu_limit = -4",
-                        "cpu_limit must be a positive whole number of vCPUs, got -4"),
+                bad("negative cpu limit", V1, "cpu_limit = -4", "cpu_limit must be at least 1, got -4"),
                 bad("fractional cpu limit", V1, "cpu_limit = 1.5", "cpu_limit must be a whole number"),
                 bad(
                         "negative memory limit",
@@ -216,7 +212,7 @@ class PoolsAndNodeClassesTest {
                         "ttlSecondsAfterEmpty on 1.x",
                         V1,
                         "consolidation = false\nttl_seconds_after_empty = 30",
-                        "ttl_seconds_after_empty applies to Karpenter v1alpha5 Provisioners only (0.30 to 0.32); with 1.14.1 set consolidation = false and consolidate_after"),
+                        "ttl_seconds_after_empty applies to Karpenter 0.30 to 0.32 (v1alpha5 Provisioners) only; with 1.14.1 set consolidation = false and consolidate_after"),
                 bad(
                         "negative ttlSecondsAfterEmpty",
                         V0,
@@ -231,12 +227,12 @@ class PoolsAndNodeClassesTest {
                         "AL2023 on 0.x",
                         V0,
                         "ami_family = \"AL2023\"",
-                        "ami_family \"AL2023\" is not available with Karpenter v0.30.0; use one of Bottlerocket, AL2"),
+                        "ami_family \"AL2023\" applies to Karpenter 0.35 and later only; with v0.30.0 use \"Bottlerocket\" or \"AL2\""),
                 bad(
                         "uninstall hook on 1.x",
                         V1,
                         "uninstall_hook_image = \"kubectl:1\"",
-                        "uninstall_hook_image applies to Karpenter 0.x only: with 1.14.1 deleting the EC2NodeClass waits for the nodes itself"),
+                        "uninstall_hook_image applies to Karpenter 0.30 to 0.32 (v1alpha5 Provisioners) only; with 1.14.1 deleting the EC2NodeClass waits for the nodes itself"),
                 bad(
                         "bad uninstall hook image",
                         V0,
@@ -247,7 +243,7 @@ class PoolsAndNodeClassesTest {
                         "extra pool named default",
                         V1,
                         "node_pools = [{ name = \"default\" }]",
-                        "node_pools[0]: name \"default\" is the pool of the top-level settings"),
+                        "node_pools[0]: name must not be \"default\" (the pool of the top-level settings)"),
                 bad(
                         "extra pool bad name",
                         V1,
@@ -272,7 +268,7 @@ class PoolsAndNodeClassesTest {
                         "bad setting in extra pool",
                         V1,
                         "node_pools = [{ name = \"a\", cpu_limit = -1 }]",
-                        "node_pools[0]: cpu_limit must be a positive whole number"),
+                        "node_pools[0]: cpu_limit must be at least 1, got -1"),
                 bad(
                         "version rule in extra pool",
                         V0,
@@ -282,7 +278,7 @@ class PoolsAndNodeClassesTest {
                         "ami_version on 0.x",
                         V0,
                         "ami_version = \"v20240625\"",
-                        "ami_version applies to Karpenter 1.x NodeClasses only (the v1 amiSelectorTerms alias); with v0.30.0"),
+                        "ami_version applies to Karpenter 1.x (v1 EC2NodeClass alias) only; with v0.30.0"),
                 bad(
                         "ami_version in Bottlerocket's format for AL2023",
                         V1,

@@ -2,7 +2,6 @@ package dev.platform.karpenter.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.platform.karpenter.config.SettingsCatalogue.Setting;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,27 +19,29 @@ class SettingsCatalogueTest {
         ClusterConfig.from(settings);
 
         assertThat(settings.readKeys())
-                .containsExactlyInAnyOrderElementsOf(
-                        SettingsCatalogue.all().stream().map(Setting::key).toList());
+                .containsExactlyInAnyOrderElementsOf(SettingsCatalogue.in(Setting.Scope.CLUSTER).stream()
+                        .map(Setting::key)
+                        .toList());
     }
 
     @Test
     void everySettingIsInTheExampleAndEveryValueShownThereIsTheDefault() throws IOException {
         String example = Files.readString(EXAMPLE);
         Map<String, Object> values = TfvarsFile.parse(EXAMPLE);
-        for (Setting setting : SettingsCatalogue.all()) {
+        for (Setting<?> setting : SettingsCatalogue.in(Setting.Scope.CLUSTER)) {
             assertThat(example)
                     .as(setting.key())
                     .containsPattern(Pattern.compile("(?m)^(# )?" + setting.key() + " +="));
-            if (values.containsKey(setting.key()) && setting.defaultValue() != null) {
-                assertThat(values.get(setting.key()))
+            if (values.containsKey(setting.key()) && setting.defaultValue().isPresent()) {
+                assertThat(Settings.cluster(values).get(setting))
                         .as(setting.key() + " in the example")
-                        .isEqualTo(setting.defaultValue());
+                        .isEqualTo(setting.defaultValue().get());
             }
         }
         assertThat(values.keySet())
-                .allSatisfy(
-                        key -> assertThat(SettingsCatalogue.find(key)).as(key).isPresent());
+                .allSatisfy(key -> assertThat(SettingsCatalogue.find(key, Setting.Scope.CLUSTER))
+                        .as(key)
+                        .isPresent());
     }
 
     @Test
@@ -48,8 +49,8 @@ class SettingsCatalogueTest {
         String example = Files.readString(EXAMPLE);
         String poolsComment =
                 example.substring(example.indexOf("# More pools next to"), example.indexOf("# node_pools = ["));
-        for (Setting setting : SettingsCatalogue.all()) {
-            assertThat(poolsComment.contains(setting.key())).as(setting.key()).isEqualTo(setting.pool());
+        for (Setting<?> setting : SettingsCatalogue.in(Setting.Scope.CLUSTER)) {
+            assertThat(poolsComment.contains(setting.key())).as(setting.key()).isEqualTo(setting.inPools());
         }
     }
 

@@ -78,7 +78,7 @@ class UpgradePathCommandTest {
                         + " demo-nodepools demo-karpenter")
                 // the tfvars' ttl_seconds_after_empty stops holding once no Provisioner is declared
                 .contains("Your other settings do not hold for this step: ttl_seconds_after_empty applies to Karpenter"
-                        + " v1alpha5 Provisioners only");
+                        + " 0.30 to 0.32 (v1alpha5 Provisioners) only");
         assertThat(text).contains("   Kubernetes 1.26 to 1.36 (the cluster's 1.29: fits)");
     }
 
