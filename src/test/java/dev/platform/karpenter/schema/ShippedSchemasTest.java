@@ -11,10 +11,9 @@ import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import dev.platform.karpenter.versions.DeclaredApis;
+import dev.platform.karpenter.versions.KarpenterMinor;
 import dev.platform.karpenter.versions.KarpenterRelease;
-import dev.platform.karpenter.versions.UpgradeSteps;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -57,16 +56,16 @@ class ShippedSchemasTest {
                             o -> spec(o).putObject("metadataOptions").put("httpPutResponseHopLimit", 65)),
                     new Wrong("spec.userdata", o -> spec(o).put("userdata", "#!/bin/sh"))));
 
-    /** Every supported minor, as the release code lists them, at the patch its shipped files come from. */
+    /** Every supported minor of the release table, at its newest patch. */
     static Stream<KarpenterRelease> minors() {
-        Map<String, KarpenterRelease> minors = new LinkedHashMap<>();
-        for (UpgradeSteps.Deployed station : UpgradeSteps.stations()) {
-            KarpenterRelease release = station.release();
-            minors.computeIfAbsent(
-                    release.major() + "." + release.minor(),
-                    m -> KarpenterRelease.of(ReleaseSchemas.of(release).upstreamTag()));
-        }
-        return minors.values().stream();
+        return KarpenterMinor.all().stream().map(KarpenterMinor::newestRelease);
+    }
+
+    @ParameterizedTest(name = "Karpenter {0}")
+    @MethodSource("minors")
+    void eachMinorShipsTheFilesOfTheNewestPatchTheReleaseTableNames(KarpenterRelease newest) {
+        assertThat(ReleaseSchemas.of(newest).upstreamTag())
+                .isEqualTo("v" + newest.major() + "." + newest.minor() + "." + newest.patch());
     }
 
     @ParameterizedTest(name = "Karpenter {0}")
@@ -97,6 +96,20 @@ class ShippedSchemasTest {
             }
         }
         assertThat(kinds).as("the app renders a pool and a node class").hasSizeGreaterThanOrEqualTo(3);
+    }
+
+    @ParameterizedTest(name = "Karpenter {0}")
+    @MethodSource("minors")
+    void noShippedRuleNeedsTheStoredObject(KarpenterRelease release) {
+        // The validator skips transition rules, as a create does; a rule with optionalOldSelf would run on create with
+        // oldSelf absent, which it does not implement.
+        CrdSchemas crds = ReleaseSchemas.of(release).crds();
+        for (String served : crds.servedKinds()) {
+            String[] apiVersionAndKind = served.split(" ");
+            assertThat(crds.schema(apiVersionAndKind[0], apiVersionAndKind[1]).findValues("optionalOldSelf"))
+                    .as(served)
+                    .isEmpty();
+        }
     }
 
     /** The default configuration with a second pool, and where the release serves two generations, both ways. */
