@@ -102,11 +102,14 @@ public final class ChartValuesSchema {
 
     /** The schema of {@code release}'s chart, from the values.yaml shipped for its minor (ReleaseSchemas). */
     public static ChartValuesSchema of(KarpenterRelease release) {
-        return BY_MINOR.computeIfAbsent(ReleaseSchemas.minor(release), minor -> {
-            ReleaseSchemas files = ReleaseSchemas.of(release);
-            return parse(
-                    new StringReader(files.valuesYaml()), files.upstreamTag().replaceFirst("^v", ""));
-        });
+        // Only the values.yaml and its tag: the CRDs, which ReleaseSchemas.of compiles, are not needed here.
+        return BY_MINOR.computeIfAbsent(
+                ReleaseSchemas.minor(release),
+                minor -> parse(
+                        new StringReader(ReleaseSchemas.valuesYaml(minor)),
+                        ReleaseSchemas.releaseProperties(minor)
+                                .getProperty("tag")
+                                .replaceFirst("^v", "")));
     }
 
     /** The schema of a values.yaml text, of the Karpenter release {@code version} (for messages). */

@@ -85,11 +85,7 @@ public final class ReleaseSchemas {
 
     /** The minor's chart {@code values.yaml}, exactly as upstream wrote it at {@link #upstreamTag()}. */
     public String valuesYaml() {
-        try (InputStream in = resource(minor, "values.yaml")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return valuesYaml(minor);
     }
 
     @Override
@@ -103,6 +99,20 @@ public final class ReleaseSchemas {
 
     /** Reads the files of {@code minor} ("1.14"), uncached (of() caches). */
     static ReleaseSchemas load(String minor) {
+        Properties release = releaseProperties(minor);
+        List<JsonNode> crds = new ArrayList<>();
+        for (String file : release.getProperty("crds", "").split(",")) {
+            try (InputStream in = new GZIPInputStream(resource(minor, "crds/" + file))) {
+                crds.add(JSON.readTree(in));
+            } catch (IOException e) {
+                throw new UncheckedIOException("reading " + ROOT + minor + "/crds/" + file, e);
+            }
+        }
+        return new ReleaseSchemas(minor, release.getProperty("tag"), CrdSchemas.of(crds));
+    }
+
+    /** The minor's release.properties (its upstream tag and CRD files), without reading the CRDs. */
+    static Properties releaseProperties(String minor) {
         Properties release = new Properties();
         try (InputStream in = ReleaseSchemas.class.getResourceAsStream(ROOT + minor + "/release.properties")) {
             if (in == null) {
@@ -114,15 +124,16 @@ public final class ReleaseSchemas {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        List<JsonNode> crds = new ArrayList<>();
-        for (String file : release.getProperty("crds", "").split(",")) {
-            try (InputStream in = new GZIPInputStream(resource(minor, "crds/" + file))) {
-                crds.add(JSON.readTree(in));
-            } catch (IOException e) {
-                throw new UncheckedIOException("reading " + ROOT + minor + "/crds/" + file, e);
-            }
+        return release;
+    }
+
+    /** The minor's chart values.yaml, without reading the CRDs (the chart values need nothing else). */
+    static String valuesYaml(String minor) {
+        try (InputStream in = resource(minor, "values.yaml")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return new ReleaseSchemas(minor, release.getProperty("tag"), CrdSchemas.of(crds));
     }
 
     private static InputStream resource(String minor, String file) {
