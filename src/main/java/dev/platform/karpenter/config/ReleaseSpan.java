@@ -1,8 +1,8 @@
 package dev.platform.karpenter.config;
 
 import dev.platform.karpenter.versions.DeclaredApis;
+import dev.platform.karpenter.versions.KarpenterMinor;
 import dev.platform.karpenter.versions.KarpenterRelease;
-import dev.platform.karpenter.versions.UpgradeSteps;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -80,14 +80,6 @@ public record ReleaseSpan(Predicate<DeclaredApis> test, String qualifier) {
 
     /** Every supported minor, oldest first (at its first patch). */
     private static List<KarpenterRelease> minors() {
-        List<KarpenterRelease> minors = new ArrayList<>();
-        for (UpgradeSteps.Deployed station : UpgradeSteps.stations()) {
-            KarpenterRelease minor = new KarpenterRelease(
-                    station.release().major(), station.release().minor(), 0);
-            if (!minors.contains(minor)) {
-                minors.add(minor);
-            }
-        }
-        return List.copyOf(minors);
+        return KarpenterMinor.all().stream().map(KarpenterMinor::firstRelease).toList();
     }
 }

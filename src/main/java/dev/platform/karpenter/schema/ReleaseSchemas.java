@@ -101,7 +101,8 @@ public final class ReleaseSchemas {
         return release.major() + "." + release.minor();
     }
 
-    private static ReleaseSchemas load(String minor) {
+    /** Reads the files of {@code minor} ("1.14"), uncached (of() caches). */
+    static ReleaseSchemas load(String minor) {
         Properties release = new Properties();
         try (InputStream in = ReleaseSchemas.class.getResourceAsStream(ROOT + minor + "/release.properties")) {
             if (in == null) {

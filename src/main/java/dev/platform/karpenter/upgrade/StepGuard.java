@@ -11,6 +11,7 @@ import dev.platform.karpenter.backend.StateBackends;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.StateBackendSettings;
 import dev.platform.karpenter.iam.IamStack;
+import dev.platform.karpenter.versions.UpgradeStation;
 import dev.platform.karpenter.versions.UpgradeSteps;
 import dev.platform.karpenter.versions.UpgradeSteps.Deployed;
 import imports.aws.provider.AwsProvider;
@@ -46,7 +47,7 @@ public final class StepGuard {
                 .description("The Karpenter chart version these stacks were last applied with")
                 .build();
         TerraformOutput.Builder.create(iam, STATION_OUTPUT)
-                .value(Deployed.of(config.apis()).station())
+                .value(Deployed.of(config.apis()).station().key())
                 .description("What the next deploy's step guard checks: minor, patch level, oldest pool API declared")
                 .build();
     }
@@ -123,10 +124,10 @@ public final class StepGuard {
     /** For every kind of deployed release the move to this configuration is refused from: why, and what is next. */
     static Map<String, String> refusals(ClusterConfig config) {
         Map<String, String> refusals = new LinkedHashMap<>();
-        for (Deployed station : UpgradeSteps.stations()) {
-            UpgradeSteps.check(station, config.apis())
+        for (UpgradeStation station : UpgradeSteps.stations()) {
+            UpgradeSteps.check(station.representative(), config.apis())
                     .ifPresent(refusal -> refusals.put(
-                            station.station(),
+                            station.key(),
                             "karpenter_chart_version " + config.release().chartVersion() + " cannot follow it: "
                                     + refusal.reason() + "; " + refusal.advice()
                                     + " (bin/upgrade-path prints the whole way)"));

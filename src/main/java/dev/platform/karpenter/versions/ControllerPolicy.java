@@ -27,12 +27,7 @@ public final class ControllerPolicy {
      * ({@link IamPolicyDocument.Statement#allow}); upstream's controller policies have no Deny statements.
      */
     public static List<Group> groups(KarpenterRelease release, Scope scope) {
-        return switch (release.apiGeneration()) {
-            case V1ALPHA5 -> ControllerPolicyV1Alpha5.groups(scope);
-            case V1BETA1 ->
-                ControllerPolicyV1Beta1.groups(scope, release.minor() == KarpenterRelease.FIRST_V1BETA1_MINOR);
-            case V1 -> ControllerPolicyV1.groups(scope);
-        };
+        return release.row().policy().groups(scope);
     }
 
     /**

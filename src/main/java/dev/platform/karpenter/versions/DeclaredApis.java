@@ -12,12 +12,6 @@ import java.util.Optional;
  * @param retired retired_api: the newest generation whose objects are no longer declared (older ones neither)
  */
 public record DeclaredApis(KarpenterRelease release, Optional<ApiGeneration> retired) {
-    /** 0.32 serves v1alpha5 beside v1beta1; 1.0 serves v1beta1 beside v1 through its conversion webhooks. */
-    private static final KarpenterRelease ALPHA_AND_BETA =
-            new KarpenterRelease(0, KarpenterRelease.FIRST_V1BETA1_MINOR, 0);
-
-    private static final KarpenterRelease BETA_AND_V1 = new KarpenterRelease(1, 0, 0);
-
     /**
      * From the retired_api setting: absent, "v1alpha5" (0.32 and later) or "v1beta1" (1.0 and later, implying
      * v1alpha5). Naming a generation the release still uses as its own is a mistake worth a message.
@@ -72,15 +66,13 @@ public record DeclaredApis(KarpenterRelease release, Optional<ApiGeneration> ret
 
     /** The previous generation, when this release still serves it and it has not been retired. */
     public Optional<ApiGeneration> kept() {
-        Optional<ApiGeneration> previous = sameMinor(ALPHA_AND_BETA)
-                ? Optional.of(ApiGeneration.V1ALPHA5)
-                : sameMinor(BETA_AND_V1) ? Optional.of(ApiGeneration.V1BETA1) : Optional.empty();
+        Optional<ApiGeneration> previous = release.row().served().previous();
         return previous.filter(generation -> retired.isEmpty() || retired.get().ordinal() < generation.ordinal());
     }
 
     /** Whether this release serves two generations, so retired_api decides what is declared. */
     public boolean servesTwoGenerations() {
-        return sameMinor(ALPHA_AND_BETA) || sameMinor(BETA_AND_V1);
+        return release.row().served().previous().isPresent();
     }
 
     /**
@@ -112,9 +104,5 @@ public record DeclaredApis(KarpenterRelease release, Optional<ApiGeneration> ret
     /** An instance profile is made while v1alpha5 objects are declared: their nodes take it from the settings. */
     public boolean needsInstanceProfile() {
         return valueKeys().defaultInstanceProfile().isPresent();
-    }
-
-    private boolean sameMinor(KarpenterRelease other) {
-        return release.major() == other.major() && release.minor() == other.minor();
     }
 }

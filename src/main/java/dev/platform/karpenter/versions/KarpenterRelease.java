@@ -1,28 +1,21 @@
 package dev.platform.karpenter.versions;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One supported Karpenter chart version and everything that differs between Karpenter generations. Stacks ask
- * this record instead of comparing versions themselves, so adding or dropping a release touches this package only.
- *
- * <p>Supported: 0.30.x to 0.31.x (v1alpha5 APIs, as in the seed), 0.32.x to 0.37.x (v1beta1 APIs, the way from
- * the seed to 1.x) and 1.0.x to 1.14.x (v1 APIs).
+ * One supported Karpenter chart version and everything that differs between Karpenter releases, read from its row of
+ * the release table ({@link KarpenterMinor}). Stacks ask this record instead of comparing versions themselves, so
+ * adding or dropping a release touches this package only.
  */
 public record KarpenterRelease(int major, int minor, int patch) {
-    public static final String SUPPORTED = "v0.30.x to 0.37.x or 1.0.x to 1.14.x";
-    static final int FIRST_V1BETA1_MINOR = 32;
-    static final int LAST_V1BETA1_MINOR = 37;
-    /** The registry spells chart versions with a leading "v" up to 0.34. */
-    private static final int FIRST_MINOR_WITHOUT_V = 35;
+    /** The supported releases as messages name them: "v0.30.x to 0.37.x or 1.0.x to 1.14.x". */
+    public static final String SUPPORTED = supportedSpans();
 
     private static final Pattern SEMVER = Pattern.compile("v?(\\d+)\\.(\\d+)\\.(\\d+)");
-
-    /** The newest 1.x minor this project generates for. */
-    private static final int NEWEST_V1_MINOR = 14;
 
     /**
      * Parses a chart version as written in tfvars. A missing or extra leading "v" is accepted and normalized to
@@ -45,22 +38,29 @@ public record KarpenterRelease(int major, int minor, int patch) {
         return release;
     }
 
-    /** The newest supported minor of each major (v0.31.x, 1.14.x), to suggest a version that fits a cluster. */
-    public static List<KarpenterRelease> newestOfEachMajor() {
-        return List.of(new KarpenterRelease(0, 31, 0), new KarpenterRelease(1, NEWEST_V1_MINOR, 0));
+    /** The newest patch of the newest supported minor: the default target of the upgrade path. */
+    public static KarpenterRelease newest() {
+        return KarpenterMinor.newest().newestRelease();
     }
 
     boolean isSupported() {
-        return (major == 0 && minor >= 30 && minor <= LAST_V1BETA1_MINOR)
-                || (major == 1 && minor >= 0 && minor <= NEWEST_V1_MINOR);
+        return KarpenterMinor.of(major, minor).isPresent();
+    }
+
+    /** The release's row of the release table. */
+    public KarpenterMinor row() {
+        return KarpenterMinor.of(major, minor)
+                .orElseThrow(() -> new IllegalStateException("Karpenter " + this + " is not in the release table"));
+    }
+
+    /** Whether this release has {@code feature} (also answered for releases outside the table). */
+    public boolean has(KarpenterMinor.Feature feature) {
+        return feature.in(major, minor);
     }
 
     /** The API generation of the pools this release serves as its own (0.32 still serves v1alpha5 beside it). */
     public ApiGeneration apiGeneration() {
-        if (major == 1) {
-            return ApiGeneration.V1;
-        }
-        return minor >= FIRST_V1BETA1_MINOR ? ApiGeneration.V1BETA1 : ApiGeneration.V1ALPHA5;
+        return row().served().own();
     }
 
     public boolean isV1() {
@@ -73,12 +73,12 @@ public record KarpenterRelease(int major, int minor, int patch) {
     }
 
     private String prefix() {
-        return major == 0 && minor < FIRST_MINOR_WITHOUT_V ? "v" : "";
+        return has(KarpenterMinor.Feature.CHART_VERSION_WITHOUT_V) ? "" : "v";
     }
 
     /**
      * Kubernetes versions this release supports, exactly as upstream's matrix says (0.30: 1.23-1.27, 1.0.0-1.0.4:
-     * 1.25-1.30, 1.0.5 and later: 1.25-1.31, 1.14: 1.26-1.36), for every release the matrix lists.
+     * 1.25-1.30, 1.0.5 and later: 1.25-1.31), for every release the matrix lists.
      */
     public KubernetesRange supportedKubernetes() {
         return KubernetesSupport.of(major, minor, patch)
@@ -92,17 +92,21 @@ public record KarpenterRelease(int major, int minor, int patch) {
      * the release's namespace); the CRDs would otherwise point at a service that does not exist.
      */
     public Optional<ValuePath> crdWebhookNamespace() {
-        return major == 1 && minor == 0 ? Optional.of(ValuePath.of("webhook", "serviceNamespace")) : Optional.empty();
+        return has(KarpenterMinor.Feature.CONVERSION_WEBHOOKS)
+                ? Optional.of(ValuePath.of("webhook", "serviceNamespace"))
+                : Optional.empty();
     }
 
     /** AWS-managed ECR policy for the node role: 1.x moved to the pull-only policy (0.x templates: read-only). */
     public String nodeEcrPolicyName() {
-        return isV1() ? "AmazonEC2ContainerRegistryPullOnly" : "AmazonEC2ContainerRegistryReadOnly";
+        return has(KarpenterMinor.Feature.ECR_PULL_ONLY)
+                ? "AmazonEC2ContainerRegistryPullOnly"
+                : "AmazonEC2ContainerRegistryReadOnly";
     }
 
     /**
-     * Whether the chart needs an instance profile made for it: 0.x reads settings.aws.defaultInstanceProfile,
-     * 1.x creates profiles itself from EC2NodeClass.spec.role.
+     * Whether the chart needs an instance profile made for it: 0.30 and 0.31 read settings.aws.defaultInstanceProfile,
+     * later releases make profiles themselves from the node class's role.
      */
     public boolean needsInstanceProfile() {
         return valueKeys().defaultInstanceProfile().isPresent();
@@ -110,7 +114,7 @@ public record KarpenterRelease(int major, int minor, int patch) {
 
     /** Where this release's chart reads the values the controller stack sets (0.32 moved them to settings.*). */
     public HelmValueKeys valueKeys() {
-        return apiGeneration() == ApiGeneration.V1ALPHA5 ? HelmValueKeys.V0 : HelmValueKeys.V1;
+        return has(KarpenterMinor.Feature.INSTANCE_PROFILES_FROM_ROLE) ? HelmValueKeys.V1 : HelmValueKeys.V0;
     }
 
     /** The minor version with a wildcard patch, as advice is worded: "v0.31.x", "1.14.x". */
@@ -118,17 +122,31 @@ public record KarpenterRelease(int major, int minor, int patch) {
         return prefix() + major + "." + minor + ".x";
     }
 
-    /**
-     * Whether the controller can take credentials from EKS Pod Identity: that needs an AWS SDK from November 2023
-     * or later, which 0.30 and 0.31 predate.
-     */
+    /** Whether the controller can take credentials from EKS Pod Identity. */
     public boolean supportsPodIdentity() {
-        return isV1();
+        return has(KarpenterMinor.Feature.POD_IDENTITY);
     }
 
     /** Karpenter 1.10 added handling of capacity reservation interruption warnings. */
     public boolean handlesCapacityReservationInterruptions() {
-        return isV1() && minor >= 10;
+        return has(KarpenterMinor.Feature.CAPACITY_RESERVATION_INTERRUPTIONS);
+    }
+
+    /** Runs of consecutive supported minors of one major, as messages name them. */
+    private static String supportedSpans() {
+        List<String> spans = new ArrayList<>();
+        KarpenterMinor first = null;
+        KarpenterMinor last = null;
+        for (KarpenterMinor row : KarpenterMinor.all()) {
+            if (first != null && (row.major() != last.major() || row.minor() != last.minor() + 1)) {
+                spans.add(first.series() + " to " + last.series());
+                first = null;
+            }
+            first = first == null ? row : first;
+            last = row;
+        }
+        spans.add(first.series() + " to " + last.series());
+        return String.join(" or ", spans);
     }
 
     @Override

@@ -1,19 +1,28 @@
 package dev.platform.karpenter.versions;
 
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Upstream's Kubernetes support matrix, row for row (hack/docs/compatibilitymatrix_gen/compatibility.yaml of
- * aws/karpenter-provider-aws): which Kubernetes minors each Karpenter minor supports, with the patch-level
- * exceptions upstream lists (1.0.5 added Kubernetes 1.31 to the 1.0 series). A test compares these rows to a copy
- * of that file.
+ * Upstream's Kubernetes support matrix, read from the copy of its compatibility.yaml shipped beside this class
+ * (hack/docs/compatibilitymatrix_gen/compatibility.yaml of aws/karpenter-provider-aws): which Kubernetes minors each
+ * Karpenter minor supports, with the patch-level exceptions upstream lists (1.0.5 added Kubernetes 1.31 to the 1.0
+ * series).
  */
 public final class KubernetesSupport {
+    static final String RESOURCE = "compatibility.yaml";
 
     /**
      * One row of the matrix.
@@ -41,41 +50,18 @@ public final class KubernetesSupport {
         }
     }
 
-    /** Every row of upstream's matrix, duplicates left out, in upstream's order. */
-    public static final List<Row> ROWS = List.of(
-            row(0, 21, 0, 21, 24),
-            row(0, 22, 0, 21, 24),
-            row(0, 23, 0, 21, 24),
-            row(0, 24, 0, 21, 24),
-            row(0, 25, 0, 21, 25),
-            row(0, 26, 0, 21, 25),
-            row(0, 27, 0, 21, 25),
-            row(0, 28, 0, 23, 27),
-            row(0, 29, 0, 23, 27),
-            row(0, 30, 0, 23, 27),
-            row(0, 31, 0, 23, 28),
-            row(0, 32, 0, 23, 28),
-            row(0, 33, 0, 23, 28),
-            row(0, 34, 0, 23, 29),
-            row(0, 35, 0, 23, 29),
-            row(0, 36, 0, 23, 29),
-            row(0, 37, 0, 23, 30),
-            row(1, 0, 0, 25, 30),
-            row(1, 0, 5, 25, 31),
-            row(1, 1, 0, 25, 31),
-            row(1, 2, 0, 25, 32),
-            row(1, 3, 0, 25, 32),
-            row(1, 4, 0, 25, 32),
-            row(1, 5, 0, 26, 33),
-            row(1, 6, 0, 26, 34),
-            row(1, 7, 0, 26, 34),
-            row(1, 8, 0, 26, 34),
-            row(1, 9, 0, 26, 35),
-            row(1, 10, 0, 26, 35),
-            row(1, 11, 0, 26, 35),
-            row(1, 12, 0, 26, 35),
-            row(1, 13, 0, 26, 36),
-            row(1, 14, 0, 26, 36));
+    /** The file's shape; versions read as strings, so 1.30 stays "1.30" (as a number it would be 1.3). */
+    record MatrixFile(String name, List<Entry> compatibility) {
+        record Entry(String appVersion, String minK8sVersion, String maxK8sVersion) {}
+    }
+
+    private static final Pattern APP_VERSION = Pattern.compile("(\\d+)\\.(\\d+)\\.(x|\\d+)");
+    private static final Pattern KUBERNETES_VERSION = Pattern.compile("1\\.(\\d+)");
+
+    /** Read once, on first use. */
+    private static final class Matrix {
+        static final List<Row> ROWS = read();
+    }
 
     private KubernetesSupport() {}
 
@@ -84,7 +70,7 @@ public final class KubernetesSupport {
      * on, else the minor's row), empty for a minor upstream does not list.
      */
     public static Optional<KubernetesRange> of(int major, int minor, int patch) {
-        return ROWS.stream()
+        return rows().stream()
                 .filter(row -> row.appliesTo(major, minor, patch))
                 .max(Comparator.comparingInt(Row::fromPatch))
                 .map(Row::kubernetes);
@@ -92,7 +78,7 @@ public final class KubernetesSupport {
 
     /** The rows of the releases this project generates for, in upstream's order. */
     public static List<Row> supportedRows() {
-        return ROWS.stream().filter(Row::isSupportedByThisProject).toList();
+        return rows().stream().filter(Row::isSupportedByThisProject).toList();
     }
 
     /**
@@ -122,7 +108,7 @@ public final class KubernetesSupport {
         List<String> spans = new ArrayList<>();
         Row first = null;
         Row last = null;
-        for (Row row : ROWS) {
+        for (Row row : rows()) {
             boolean fits = row.isSupportedByThisProject() && row.kubernetes().contains("1." + kubernetes);
             if (fits) {
                 first = first == null ? row : first;
@@ -143,7 +129,60 @@ public final class KubernetesSupport {
         return first == last && first.fromPatch() == 0 ? end : first.label() + " to " + end;
     }
 
-    private static Row row(int major, int minor, int fromPatch, int minKubernetes, int maxKubernetes) {
-        return new Row(major, minor, fromPatch, new KubernetesRange(minKubernetes, maxKubernetes));
+    /** Every row of upstream's matrix, repeated rows once, in upstream's order. */
+    public static List<Row> rows() {
+        return Matrix.ROWS;
+    }
+
+    private static List<Row> read() {
+        try (InputStream in = KubernetesSupport.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("the app is built without its " + RESOURCE);
+            }
+            return rows(new YAMLMapper().readValue(in, MatrixFile.class));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the shipped " + RESOURCE, e);
+        }
+    }
+
+    /** The rows of {@code file}; upstream repeats some rows identically (1.12.x, 1.14.x), which count once. */
+    static List<Row> rows(MatrixFile file) {
+        Set<Row> rows = new LinkedHashSet<>();
+        for (MatrixFile.Entry entry : file.compatibility()) {
+            Row row = row(entry);
+            rows.stream()
+                    .filter(other -> other.major() == row.major()
+                            && other.minor() == row.minor()
+                            && other.fromPatch() == row.fromPatch()
+                            && !other.equals(row))
+                    .findFirst()
+                    .ifPresent(other -> {
+                        throw new IllegalStateException(RESOURCE + " lists " + row.appVersion() + " twice, as "
+                                + other.kubernetes() + " and as " + row.kubernetes());
+                    });
+            rows.add(row);
+        }
+        return List.copyOf(rows);
+    }
+
+    private static Row row(MatrixFile.Entry entry) {
+        Matcher version = APP_VERSION.matcher(entry.appVersion());
+        if (!version.matches()) {
+            throw new IllegalStateException(RESOURCE + ": appVersion " + entry.appVersion() + " is not MAJOR.MINOR.x");
+        }
+        int fromPatch = version.group(3).equals("x") ? 0 : Integer.parseInt(version.group(3));
+        return new Row(
+                Integer.parseInt(version.group(1)),
+                Integer.parseInt(version.group(2)),
+                fromPatch,
+                new KubernetesRange(kubernetesMinor(entry.minK8sVersion()), kubernetesMinor(entry.maxK8sVersion())));
+    }
+
+    private static int kubernetesMinor(String version) {
+        Matcher matcher = KUBERNETES_VERSION.matcher(version == null ? "" : version);
+        if (!matcher.matches()) {
+            throw new IllegalStateException(RESOURCE + ": Kubernetes version " + version + " is not 1.MINOR");
+        }
+        return Integer.parseInt(matcher.group(1));
     }
 }

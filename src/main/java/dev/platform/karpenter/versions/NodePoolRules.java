@@ -12,7 +12,6 @@ import java.util.Set;
  * @param al2023   whether the node class accepts the AL2023 AMI family (added in v0.35.0, upstream #5604; config.AmiFamily says the rest)
  */
 public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
-    private static final int FIRST_AL2023_MINOR = 35;
 
     /**
      * Tag keys Karpenter sets on what it launches and its node-class webhooks reject in spec.tags (the union over
@@ -39,8 +38,8 @@ public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
 
     public static NodePoolRules of(DeclaredApis apis) {
         KarpenterRelease release = apis.release();
-        boolean al2023 = !apis.rendered().contains(ApiGeneration.V1ALPHA5)
-                && (release.apiGeneration() == ApiGeneration.V1 || release.minor() >= FIRST_AL2023_MINOR);
+        boolean al2023 =
+                !apis.rendered().contains(ApiGeneration.V1ALPHA5) && release.has(KarpenterMinor.Feature.AL2023);
         return new NodePoolRules(apis.rendered(), al2023);
     }
 

@@ -2,7 +2,6 @@ package dev.platform.karpenter.versions;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -13,25 +12,12 @@ import java.util.Optional;
  * conversion webhooks serve v1beta1 and v1); 1.1 and later from 1.0.6 on (it migrates stored objects to v1) once
  * the pools are declared as v1. Moves within a stage are free; each stage may roll back to the one before
  * (0.32 to v0.31.4+, 1.0 to a latest 0.33-0.37 patch, as upstream documents).
+ *
+ * <p>The stages are the APIs a minor serves ({@link ServedApis}); the patches, steps and messages come from the
+ * release table ({@link KarpenterMinor}), so a refusal can only name a release the table has.
  */
 public final class UpgradeSteps {
-    /** The newest patch of each minor on the path: the versions a step recommends. */
-    private static final Map<String, Integer> NEWEST_PATCH = Map.of(
-            "0.31", 5, "0.32", 10, "0.33", 12, "0.34", 13, "0.35", 12, "0.36", 9, "0.37", 8, "1.0", 14, "1.14", 1);
-    /** From this patch on, a release may take the next stage's step (and be the target of a rollback from it). */
-    private static final Map<String, Integer> STEP_PATCH =
-            Map.of("0.31", 4, "0.33", 12, "0.34", 13, "0.35", 12, "0.36", 9, "0.37", 7, "1.0", 6);
-
     private UpgradeSteps() {}
-
-    /** Stages of the path, in order. */
-    enum Stage {
-        ALPHA,
-        BRIDGE,
-        BETA,
-        CONVERSION,
-        V1
-    }
 
     /**
      * What the stacks were last applied with, as read back from their state.
@@ -43,13 +29,9 @@ public final class UpgradeSteps {
             return new Deployed(apis.release(), apis.oldestDeclared());
         }
 
-        /**
-         * What the guard needs to know of this deploy, as one string kept in state: minor, whether the patch is at
-         * or past the minor's step patch, the oldest generation. E.g. "0.33/early/v1beta1".
-         */
-        public String station() {
-            return release.major() + "." + release.minor() + "/" + (atStepPatch(release) ? "latest" : "early") + "/"
-                    + DeclaredApis.spelling(oldestDeclared);
+        /** What the guard needs to know of this deploy. */
+        public UpgradeStation station() {
+            return UpgradeStation.of(this);
         }
     }
 
@@ -91,8 +73,8 @@ public final class UpgradeSteps {
     private static Optional<Refusal> move(Deployed from, DeclaredApis to) {
         KarpenterRelease f = from.release();
         KarpenterRelease t = to.release();
-        Stage sf = stage(f);
-        Stage st = stage(t);
+        ServedApis sf = stage(f);
+        ServedApis st = stage(t);
         if (sf == st) {
             return Optional.empty();
         }
@@ -104,8 +86,8 @@ public final class UpgradeSteps {
         }
         if (st.ordinal() > sf.ordinal()) {
             return Optional.of(refusal(
-                    "upstream allows no jump from " + f.minorSeries() + " to " + t.minorSeries()
-                            + "; the path passes v0.31.4+, v0.32.x, a latest 0.33-0.37 patch, then 1.0.x",
+                    "upstream allows no jump from " + f.minorSeries() + " to " + t.minorSeries() + "; the path passes "
+                            + PATH_PASSES,
                     Optional.of(nextStep(from))));
         }
         return Optional.of(refusal(
@@ -116,39 +98,43 @@ public final class UpgradeSteps {
 
     private static Optional<Refusal> forward(Deployed from, DeclaredApis to) {
         KarpenterRelease f = from.release();
+        String next = firstRow(next(stage(f))).major() + "."
+                + firstRow(next(stage(f))).minor();
         switch (stage(f)) {
-            case ALPHA -> {
+            case V1ALPHA5 -> {
                 if (!atStepPatch(f)) {
                     return Optional.of(refusal(
-                            "0.32 starts from v0.31.4 or later, the first releases it can roll back to",
+                            next + " starts from " + stepReleases(stage(f))
+                                    + ", the first releases it can roll back to",
                             Optional.of(nextStep(from))));
                 }
             }
-            case BRIDGE -> {
+            case V1BETA1_BESIDE_V1ALPHA5 -> {
                 if (from.oldestDeclared() == ApiGeneration.V1ALPHA5) {
                     return Optional.of(refusal(
-                            "0.33 and later no longer serve v1alpha5; retire the Provisioners and"
+                            next + " and later no longer serve v1alpha5; retire the Provisioners and"
                                     + " AWSNodeTemplate once no node labelled karpenter.sh/provisioner-name is left",
                             Optional.of(nextStep(from))));
                 }
             }
-            case BETA -> {
+            case V1BETA1 -> {
                 if (!atStepPatch(f)) {
                     return Optional.of(refusal(
-                            "1.0 starts from the latest patch of the running minor (" + newest(f)
+                            next + " starts from the latest patch of the running minor (" + newest(f)
                                     + "), the only releases it can roll back to",
                             Optional.of(nextStep(from))));
                 }
             }
-            case CONVERSION -> {
+            case V1_BESIDE_V1BETA1 -> {
                 if (!atStepPatch(f)) {
                     return Optional.of(refusal(
-                            "1.1 and later need every object stored as v1, which 1.0.6 and later" + " migrate",
+                            next + " and later need every object stored as v1, which "
+                                    + f.row().firstStepRelease().orElseThrow() + " and later migrate",
                             Optional.of(nextStep(from))));
                 }
                 if (from.oldestDeclared() == ApiGeneration.V1BETA1) {
                     return Optional.of(refusal(
-                            "1.1 and later no longer serve v1beta1; declare the pools as v1 first",
+                            next + " and later no longer serve v1beta1; declare the pools as v1 first",
                             Optional.of(nextStep(from))));
                 }
             }
@@ -157,45 +143,52 @@ public final class UpgradeSteps {
         return Optional.empty();
     }
 
+    /**
+     * A rollback to the stage before. From 0.32 and from 1.0, upstream documents rollbacks only to the releases that
+     * may take the step up again; the advice is the newest such release: of the target's minor where it has one,
+     * else of the newest minor of that stage that has. Other rollbacks (to 0.32, to 1.0) take any patch.
+     */
     private static Optional<Refusal> rollback(Deployed from, KarpenterRelease t) {
-        return switch (stage(t)) {
-            case ALPHA, BETA ->
-                atStepPatch(t)
-                        ? Optional.empty()
-                        : Optional.of(refusal(
-                                "upstream rolls "
-                                        + from.release().minorSeries() + " back to "
-                                        + newest(t).minorSeries() + " from "
-                                        + newest(t).minorSeries().replace(".x", "." + STEP_PATCH.get(series(t)))
-                                        + " on only",
-                                Optional.of(DeclaredApis.retiring(newest(t)))));
-            default -> Optional.empty();
-        };
+        boolean rollsBackToAStepRelease = stage(t) == ServedApis.V1ALPHA5 || stage(t) == ServedApis.V1BETA1;
+        if (!rollsBackToAStepRelease || atStepPatch(t)) {
+            return Optional.empty();
+        }
+        Optional<KarpenterRelease> minorsStep = t.row().firstStepRelease();
+        String reason = minorsStep.isPresent()
+                ? "upstream rolls " + from.release().minorSeries() + " back to " + t.minorSeries() + " from "
+                        + minorsStep.get() + " on only"
+                : "upstream rolls " + from.release().minorSeries() + " back to " + stepReleases(stage(t))
+                        + " only, not to " + t.minorSeries();
+        KarpenterRelease advice = minorsStep.isPresent() ? newest(t) : newestSteppable(stage(t));
+        return Optional.of(refusal(reason, Optional.of(DeclaredApis.retiring(advice))));
     }
 
     /** The next deploy on the way up from {@code from}: a patch, a retirement, or the next stage. */
     public static DeclaredApis nextStep(Deployed from) {
         KarpenterRelease f = from.release();
         return switch (stage(f)) {
-            case ALPHA -> DeclaredApis.keeping(atStepPatch(f) ? newest(0, 32) : newest(0, 31));
-            case BRIDGE ->
+            case V1ALPHA5 ->
+                DeclaredApis.keeping(
+                        atStepPatch(f) ? firstRow(next(stage(f))).newestRelease() : newestSteppable(stage(f)));
+            case V1BETA1_BESIDE_V1ALPHA5 ->
                 from.oldestDeclared() == ApiGeneration.V1ALPHA5
                         ? DeclaredApis.retiring(f)
-                        : DeclaredApis.retiring(newest(0, KarpenterRelease.LAST_V1BETA1_MINOR));
-            case BETA ->
+                        : DeclaredApis.retiring(lastRow(next(stage(f))).newestRelease());
+            case V1BETA1 ->
                 atStepPatch(f)
-                        ? new DeclaredApis(newest(1, 0), Optional.of(ApiGeneration.V1ALPHA5))
+                        ? new DeclaredApis(
+                                firstRow(next(stage(f))).newestRelease(), Optional.of(ApiGeneration.V1ALPHA5))
                         : DeclaredApis.retiring(newest(f));
-            case CONVERSION ->
+            case V1_BESIDE_V1BETA1 ->
                 !atStepPatch(f)
                         ? new DeclaredApis(
-                                newest(1, 0),
+                                newest(f),
                                 Optional.of(from.oldestDeclared())
                                         .filter(g -> g == ApiGeneration.V1)
                                         .map(g -> ApiGeneration.V1BETA1))
                         : from.oldestDeclared() == ApiGeneration.V1BETA1
                                 ? DeclaredApis.retiring(f)
-                                : DeclaredApis.retiring(newestRelease());
+                                : DeclaredApis.retiring(KarpenterRelease.newest());
             case V1 -> DeclaredApis.retiring(f);
         };
     }
@@ -233,9 +226,9 @@ public final class UpgradeSteps {
         return List.copyOf(steps);
     }
 
-    /** The newest release this project knows: the default target of the path. */
+    /** The newest release this project knows: the default target of the path ({@link KarpenterRelease#newest}). */
     public static KarpenterRelease newestRelease() {
-        return newest(1, KarpenterRelease.newestOfEachMajor().get(1).minor());
+        return KarpenterRelease.newest();
     }
 
     /** A deploy as a user sets it: "0.37.8", "v0.32.10 with retired_api = \"v1alpha5\"". */
@@ -250,27 +243,23 @@ public final class UpgradeSteps {
                                 + DeclaredApis.spelling(step.retired().orElseThrow()) + "\"");
     }
 
-    /** One representative deploy of every station the guard may read back, for its lookup table. */
-    public static List<Deployed> stations() {
-        List<Deployed> stations = new ArrayList<>();
-        List<KarpenterRelease> minors = new ArrayList<>();
-        for (int minor = 30; minor <= KarpenterRelease.LAST_V1BETA1_MINOR; minor++) {
-            minors.add(new KarpenterRelease(0, minor, 0));
-        }
-        int newestV1Minor = KarpenterRelease.newestOfEachMajor().get(1).minor();
-        for (int minor = 0; minor <= newestV1Minor; minor++) {
-            minors.add(new KarpenterRelease(1, minor, 0));
-        }
-        for (KarpenterRelease minor : minors) {
-            Integer stepPatch = STEP_PATCH.get(series(minor));
-            List<KarpenterRelease> patches = stepPatch == null
-                    ? List.of(minor)
-                    : List.of(minor, new KarpenterRelease(minor.major(), minor.minor(), stepPatch));
+    /**
+     * Every station the guard may read back, for its lookup table, in the release table's order: per minor its
+     * first release and, where the step starts at a later patch, that one; each with the previous generation's
+     * objects kept, then retired.
+     */
+    public static List<UpgradeStation> stations() {
+        List<UpgradeStation> stations = new ArrayList<>();
+        for (KarpenterMinor minor : KarpenterMinor.all()) {
+            List<KarpenterRelease> patches = new ArrayList<>(List.of(minor.firstRelease()));
+            minor.firstStepRelease()
+                    .filter(step -> !step.equals(minor.firstRelease()))
+                    .ifPresent(patches::add);
             for (KarpenterRelease release : patches) {
                 for (DeclaredApis apis : List.of(DeclaredApis.keeping(release), DeclaredApis.retiring(release))) {
-                    Deployed deployed = Deployed.of(apis);
-                    if (!stations.contains(deployed)) {
-                        stations.add(deployed);
+                    UpgradeStation station = Deployed.of(apis).station();
+                    if (!stations.contains(station)) {
+                        stations.add(station);
                     }
                 }
             }
@@ -278,34 +267,80 @@ public final class UpgradeSteps {
         return List.copyOf(stations);
     }
 
-    static Stage stage(KarpenterRelease release) {
-        if (release.major() == 1) {
-            return release.minor() == 0 ? Stage.CONVERSION : Stage.V1;
-        }
-        if (release.minor() < KarpenterRelease.FIRST_V1BETA1_MINOR) {
-            return Stage.ALPHA;
-        }
-        return release.minor() == KarpenterRelease.FIRST_V1BETA1_MINOR ? Stage.BRIDGE : Stage.BETA;
+    /** The stage of the upgrade path a release is at: the APIs its minor serves. */
+    static ServedApis stage(KarpenterRelease release) {
+        return release.row().served();
     }
 
-    /** Whether the release is at or past its minor's step patch (always, for minors without one, except 0.30). */
+    /** Whether the release may take its stage's step up: at or past its minor's step patch. */
     static boolean atStepPatch(KarpenterRelease release) {
-        if (release.major() == 0 && release.minor() == 30) {
-            return false;
-        }
-        Integer stepPatch = STEP_PATCH.get(series(release));
-        return stepPatch == null || release.patch() >= stepPatch;
+        return release.row().step().allows(release.patch());
     }
 
     private static KarpenterRelease newest(KarpenterRelease release) {
-        return newest(release.major(), release.minor());
+        return release.row().newestRelease();
     }
 
-    private static KarpenterRelease newest(int major, int minor) {
-        return new KarpenterRelease(major, minor, NEWEST_PATCH.getOrDefault(major + "." + minor, 0));
+    private static ServedApis next(ServedApis stage) {
+        return ServedApis.values()[stage.ordinal() + 1];
     }
 
-    private static String series(KarpenterRelease release) {
-        return release.major() + "." + release.minor();
+    private static List<KarpenterMinor> rowsOf(ServedApis stage) {
+        return KarpenterMinor.all().stream()
+                .filter(row -> row.served() == stage)
+                .toList();
+    }
+
+    private static KarpenterMinor firstRow(ServedApis stage) {
+        return rowsOf(stage).get(0);
+    }
+
+    private static KarpenterMinor lastRow(ServedApis stage) {
+        return rowsOf(stage).get(rowsOf(stage).size() - 1);
+    }
+
+    /** The newest release of the newest minor of {@code stage} that may take its step: where advice leads. */
+    private static KarpenterRelease newestSteppable(ServedApis stage) {
+        return rowsOf(stage).stream()
+                .filter(row -> row.firstStepRelease().isPresent())
+                .reduce((first, second) -> second)
+                .orElseThrow()
+                .newestRelease();
+    }
+
+    /** The releases of {@code stage} that may take its step, as messages name them: "v0.31.4 or later". */
+    private static String stepReleases(ServedApis stage) {
+        return rowsOf(stage).stream()
+                .flatMap(row -> row.firstStepRelease().stream())
+                .map(release -> release + " or later")
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /**
+     * The stations the path passes, as the refusal of a jump names them: "v0.31.4+, v0.32.x, a latest 0.33-0.37
+     * patch, then 1.0.x" (per stage before the last: the release its step starts from, its one minor, or a latest
+     * patch of its minors; the stage before the last as its minor).
+     */
+    private static final String PATH_PASSES = pathPasses();
+
+    private static String pathPasses() {
+        List<String> stations = new ArrayList<>();
+        ServedApis[] stages = ServedApis.values();
+        for (int i = 0; i < stages.length - 2; i++) {
+            List<KarpenterMinor> rows = rowsOf(stages[i]).stream()
+                    .filter(row -> row.firstStepRelease().isPresent())
+                    .toList();
+            KarpenterMinor first = rows.get(0);
+            KarpenterMinor last = rows.get(rows.size() - 1);
+            stations.add(
+                    rows.size() > 1
+                            ? "a latest " + first.major() + "." + first.minor() + "-" + last.major() + "."
+                                    + last.minor() + " patch"
+                            : first.step().any()
+                                    ? first.series()
+                                    : first.firstStepRelease().orElseThrow() + "+");
+        }
+        return String.join(", ", stations) + ", then "
+                + firstRow(stages[stages.length - 2]).series();
     }
 }

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** README's chart × Kubernetes table is the support matrix of release/KubernetesSupport, row for row. */
+/** README's chart × Kubernetes table: the release table's minors with their rows of the shipped support matrix. */
 class ReadmeVersionsTest {
     /** What EKS offers on 2026-12-01. */
     static final int EKS_OLDEST = 32;

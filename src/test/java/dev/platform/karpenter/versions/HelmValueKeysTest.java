@@ -15,11 +15,4 @@ class HelmValueKeysTest {
         assertThat(HelmValueKeys.SERVICE_ACCOUNT_ANNOTATIONS.child("eks.amazonaws.com/role-arn"))
                 .hasToString("serviceAccount.annotations.eks\\.amazonaws\\.com/role-arn");
     }
-
-    @Test
-    void suggestsTheNewestMinorOfEachMajor() {
-        assertThat(KarpenterRelease.newestOfEachMajor())
-                .extracting(KarpenterRelease::minorSeries)
-                .containsExactly("v0.31.x", "1.14.x");
-    }
 }

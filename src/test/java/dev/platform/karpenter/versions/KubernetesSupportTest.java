@@ -1,49 +1,76 @@
 package dev.platform.karpenter.versions;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.platform.karpenter.versions.KubernetesSupport.MatrixFile;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The matrix in the code is upstream's compatibility.yaml (a copy in test resources), row for row. */
+/** The Kubernetes ranges are upstream's compatibility.yaml, shipped with the app, read as upstream wrote it. */
 class KubernetesSupportTest {
 
-    record UpstreamRow(String appVersion, String min, String max) {}
-
-    /** The file's shape; versions read as strings, so 1.30 stays "1.30" (as a number it would be 1.3). */
-    record UpstreamFile(String name, List<Entry> compatibility) {
-        record Entry(String appVersion, String minK8sVersion, String maxK8sVersion) {}
-    }
-
-    private static List<UpstreamRow> upstream() throws IOException {
-        try (InputStream in = KubernetesSupportTest.class.getResourceAsStream("/upstream/compatibility.yaml")) {
-            UpstreamFile file = new YAMLMapper().readValue(in, UpstreamFile.class);
-            // Upstream repeats some rows (1.12.x, 1.14.x) identically; a set of them is the matrix.
-            Set<UpstreamRow> rows = new LinkedHashSet<>();
-            file.compatibility()
-                    .forEach(row ->
-                            rows.add(new UpstreamRow(row.appVersion(), row.minK8sVersion(), row.maxK8sVersion())));
-            assertThat(rows).hasSizeGreaterThan(30);
-            return new ArrayList<>(rows);
+    /**
+     * The shipped file's entries as the text upstream wrote, repeats once: what the reader must have made of it
+     * (read line by line, since a YAML number would lose the zero of 1.30).
+     */
+    private static Set<List<String>> shippedEntries() throws IOException {
+        try (InputStream in = KubernetesSupport.class.getResourceAsStream(KubernetesSupport.RESOURCE)) {
+            assertThat(in).as("the app ships " + KubernetesSupport.RESOURCE).isNotNull();
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            Matcher entry = Pattern.compile("- appVersion: (\\S+)\\s+minK8sVersion: (\\S+)\\s+maxK8sVersion: (\\S+)")
+                    .matcher(text);
+            Set<List<String>> entries = new LinkedHashSet<>();
+            while (entry.find()) {
+                entries.add(List.of(entry.group(1), entry.group(2), entry.group(3)));
+            }
+            return entries;
         }
     }
 
     @Test
-    void everyUpstreamRowAndNothingElse() throws IOException {
-        List<UpstreamRow> ours = KubernetesSupport.ROWS.stream()
-                .map(row -> new UpstreamRow(
+    void everyEntryOfTheShippedMatrixIsOneRowAsUpstreamWroteIt() throws IOException {
+        List<List<String>> rows = KubernetesSupport.rows().stream()
+                .map(row -> List.of(
                         row.appVersion(),
                         row.kubernetes().min(),
                         row.kubernetes().max()))
                 .toList();
 
-        assertThat(ours).containsExactlyElementsOf(upstream());
+        assertThat(rows).hasSizeGreaterThan(30).containsExactlyElementsOf(shippedEntries());
+        assertThat(rows).contains(List.of("0.37.x", "1.23", "1.30"));
+    }
+
+    @Test
+    void everySupportedReleaseHasItsRangeInTheMatrix() {
+        for (KarpenterMinor minor : KarpenterMinor.all()) {
+            for (KarpenterRelease release : List.of(minor.firstRelease(), minor.newestRelease())) {
+                KubernetesRange range = release.supportedKubernetes();
+                assertThat(range.minMinor()).as(release.chartVersion()).isLessThanOrEqualTo(range.maxMinor());
+            }
+        }
+    }
+
+    @Test
+    void aRepeatedRowCountsOnceAndAContradictingOneIsRefused() {
+        MatrixFile.Entry row = new MatrixFile.Entry("1.12.x", "1.26", "1.35");
+
+        assertThat(KubernetesSupport.rows(new MatrixFile("karpenter", List.of(row, row))))
+                .containsExactly(new KubernetesSupport.Row(1, 12, 0, new KubernetesRange(26, 35)));
+        assertThatThrownBy(() -> KubernetesSupport.rows(
+                        new MatrixFile("karpenter", List.of(row, new MatrixFile.Entry("1.12.x", "1.26", "1.36")))))
+                .hasMessage("compatibility.yaml lists 1.12.x twice, as 1.26 to 1.35 and as 1.26 to 1.36");
+        assertThatThrownBy(() -> KubernetesSupport.rows(
+                        new MatrixFile("karpenter", List.of(new MatrixFile.Entry("1.12.x", "1.26", "2.0")))))
+                .hasMessage("compatibility.yaml: Kubernetes version 2.0 is not 1.MINOR");
     }
 
     @Test
@@ -51,35 +78,25 @@ class KubernetesSupportTest {
         assertThat(KubernetesSupport.of(1, 0, 4)).contains(new KubernetesRange(25, 30));
         assertThat(KubernetesSupport.of(1, 0, 5)).contains(new KubernetesRange(25, 31));
         assertThat(KubernetesSupport.of(1, 0, 14)).contains(new KubernetesRange(25, 31));
-        assertThat(KubernetesSupport.of(1, 15, 0)).isEmpty();
-    }
-
-    @Test
-    void everyUpstreamRowIsWhatItsReleasesReport() throws IOException {
-        for (UpstreamRow row : upstream()) {
-            String[] parts = row.appVersion().split("\\.");
-            int patch = parts[2].equals("x") ? 0 : Integer.parseInt(parts[2]);
-            KubernetesRange range = new KarpenterRelease(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), patch)
-                    .supportedKubernetes();
-            assertThat(range.min()).as(row.appVersion()).isEqualTo(row.min());
-            assertThat(range.max()).as(row.appVersion()).isEqualTo(row.max());
-        }
+        assertThat(KubernetesSupport.of(2, 0, 0)).isEmpty();
     }
 
     @Test
     void advisesTheReleasesThatSupportEachKubernetesVersion() {
-        var advice = KubernetesSupport.supportedReleasesByKubernetesVersion();
+        String newest = KarpenterMinor.newest().series();
+        KubernetesRange newestRange = KarpenterRelease.newest().supportedKubernetes();
+
+        Map<String, String> advice = KubernetesSupport.supportedReleasesByKubernetesVersion();
 
         assertThat(advice)
                 .containsEntry("1.23", "v0.30.x to 0.37.x")
-                .containsEntry("1.24", "v0.30.x to 0.37.x")
-                .containsEntry("1.27", "v0.30.x to 1.14.x")
-                .containsEntry("1.28", "v0.31.x to 1.14.x")
-                .containsEntry("1.30", "0.37.x to 1.14.x")
-                .containsEntry("1.31", "1.0.5 to 1.14.x")
-                .containsEntry("1.32", "1.2.x to 1.14.x")
-                .containsEntry("1.36", "1.13.x to 1.14.x");
+                .containsEntry("1.27", "v0.30.x to " + newest)
+                .containsEntry("1.28", "v0.31.x to " + newest)
+                .containsEntry("1.30", "0.37.x to " + newest)
+                .containsEntry("1.31", "1.0.5 to " + newest)
+                .containsEntry("1.32", "1.2.x to " + newest);
         assertThat(advice.keySet()).first().isEqualTo("1.23");
-        assertThat(advice.keySet()).last().isEqualTo("1.36");
+        assertThat(advice.keySet()).last().isEqualTo(newestRange.max());
+        assertThat(advice.get(newestRange.max())).endsWith(newest);
     }
 }

@@ -1,0 +1,54 @@
+package dev.platform.karpenter.versions;
+
+import dev.platform.karpenter.versions.ControllerPolicy.Group;
+import dev.platform.karpenter.versions.ControllerPolicy.Scope;
+import java.util.List;
+
+/**
+ * The controller policies of a run of Karpenter minors: the statements of one upstream getting-started template,
+ * named by the release it was copied from. A minor whose template changed gets a new constant (and its statements);
+ * one whose template did not reuses the previous minor's.
+ */
+public enum PolicyGeneration {
+    /** Karpenter 0.30 and 0.31, keyed on karpenter.sh/provisioner-name. */
+    V1ALPHA5("v0.30.0") {
+        @Override
+        List<Group> groups(Scope scope) {
+            return ControllerPolicyV1Alpha5.groups(scope);
+        }
+    },
+    /** Karpenter 0.32: unscoped launch templates, queue attributes read. */
+    V1BETA1_BRIDGE("v0.32.10") {
+        @Override
+        List<Group> groups(Scope scope) {
+            return ControllerPolicyV1Beta1.groups(scope, true);
+        }
+    },
+    /** Karpenter 0.33 to 0.37: the use of launch templates scoped to Karpenter's own. */
+    V1BETA1("0.37.8") {
+        @Override
+        List<Group> groups(Scope scope) {
+            return ControllerPolicyV1Beta1.groups(scope, false);
+        }
+    },
+    /** Karpenter 1.x: upstream's six policies. */
+    V1("1.14.1") {
+        @Override
+        List<Group> groups(Scope scope) {
+            return ControllerPolicyV1.groups(scope);
+        }
+    };
+
+    private final String template;
+
+    PolicyGeneration(String template) {
+        this.template = template;
+    }
+
+    /** The release whose getting-started template the statements are copied from, as the registry spells it. */
+    public String template() {
+        return template;
+    }
+
+    abstract List<Group> groups(Scope scope);
+}

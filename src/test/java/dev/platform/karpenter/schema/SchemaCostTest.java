@@ -1,0 +1,91 @@
+package dev.platform.karpenter.schema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
+import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
+import dev.platform.karpenter.testing.Json;
+import dev.platform.karpenter.testing.TestConfigs;
+import dev.platform.karpenter.versions.KarpenterRelease;
+import dev.platform.karpenter.versions.UpgradeSteps;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What validation costs, printed (no timed assertion: the machine decides the numbers): reading and compiling one
+ * minor's schemas, and validating one object once compiled. Run alone for a cold JVM:
+ * {@code mvn -B -q test -Dtest=SchemaCostTest}. The first minor also pays the CEL environment and the classes.
+ */
+class SchemaCostTest {
+    private static final int ROUNDS = 500;
+    private static final String ONE_FIELD_CRD = """
+            apiVersion: apiextensions.k8s.io/v1
+            kind: CustomResourceDefinition
+            metadata: {name: widgets.example.com}
+            spec:
+              group: example.com
+              names: {kind: Widget, plural: widgets}
+              versions:
+                - name: v1
+                  served: true
+                  schema: {openAPIV3Schema: {type: object, properties: {size: {type: integer}}}}
+            """;
+
+    @Test
+    void measuresCompilingOneMinorAndValidatingOneObject() {
+        KarpenterRelease newest = UpgradeSteps.newestRelease();
+        String minor = ReleaseSchemas.minor(newest);
+
+        // The libraries' own start, apart: CEL's environment, and the JSON schema library on a one-field schema.
+        long celStart = System.nanoTime();
+        KubernetesCel.compile("self == 1");
+        long celReady = System.nanoTime();
+        CrdSchemas.of(List.of(Json.yaml(ONE_FIELD_CRD))).compileAll();
+        long jsonSchemaReady = System.nanoTime();
+        long start = System.nanoTime();
+        ReleaseSchemas schemas = ReleaseSchemas.load(minor);
+        long loaded = System.nanoTime();
+        schemas.crds().compileAll();
+        long compiled = System.nanoTime();
+
+        ClusterConfig config = TestConfigs.config(newest.chartVersion());
+        List<JsonNode> objects = Json.yamlDocuments(ManifestYaml.documents(
+                NodePoolManifests.forApis(config.apis()).render(config.poolsAndClasses(), "KarpenterNodeRole-demo")));
+        JsonNode pool = objects.get(0);
+        String apiVersion = pool.path("apiVersion").asText();
+        String kind = pool.path("kind").asText();
+        long first = System.nanoTime();
+        assertThat(schemas.validate(apiVersion, kind, pool)).isEmpty();
+        long firstDone = System.nanoTime();
+        for (int i = 0; i < ROUNDS; i++) {
+            assertThat(schemas.validate(apiVersion, kind, pool)).isEmpty();
+        }
+        long rounds = System.nanoTime();
+
+        long again = System.nanoTime();
+        ReleaseSchemas second = ReleaseSchemas.load(minor);
+        second.crds().compileAll();
+        long againDone = System.nanoTime();
+
+        System.out.printf(
+                "schema cost: CEL environment %.1f ms, JSON schema library %.1f ms; Karpenter %s (%s): read %.1f ms, compile %.1f ms (again, CEL programs cached: %.1f ms);"
+                        + " validate one %s: first %.2f ms, then %.3f ms each (%d rounds)%n",
+                ms(celReady - celStart),
+                ms(jsonSchemaReady - celReady),
+                minor,
+                schemas.upstreamTag(),
+                ms(loaded - start),
+                ms(compiled - loaded),
+                ms(againDone - again),
+                kind,
+                ms(firstDone - first),
+                ms(rounds - firstDone) / ROUNDS,
+                ROUNDS);
+    }
+
+    private static double ms(long nanos) {
+        return nanos / 1e6;
+    }
+}
