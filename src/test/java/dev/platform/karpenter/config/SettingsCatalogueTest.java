@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.platform.karpenter.config.Setting.Scope;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.DeclaredApis;
+import dev.platform.karpenter.versions.KarpenterMinor;
 import dev.platform.karpenter.versions.UpgradeSteps;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** The catalogue against what the code reads, and the rules its entries state. */
@@ -62,10 +64,9 @@ class SettingsCatalogueTest {
 
     @Test
     void everyReleaseSpanHoldsForSomeSupportedRelease() {
-        List<DeclaredApis> deploys = UpgradeSteps.stations().stream()
-                .flatMap(station ->
-                        List.of(DeclaredApis.keeping(station.release()), DeclaredApis.retiring(station.release()))
-                                .stream())
+        List<DeclaredApis> deploys = KarpenterMinor.all().stream()
+                .flatMap(minor -> Stream.of(minor.firstRelease(), minor.newestRelease()))
+                .flatMap(release -> Stream.of(DeclaredApis.keeping(release), DeclaredApis.retiring(release)))
                 .toList();
         for (Setting<?> setting : SettingsCatalogue.all()) {
             assertThat(deploys).as(setting.key()).anyMatch(setting.releases()::contains);
