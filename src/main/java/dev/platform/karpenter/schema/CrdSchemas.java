@@ -425,7 +425,7 @@ public final class CrdSchemas {
             String rule = validation.path("rule").asText();
             if (OLD_SELF.matcher(rule).find()) {
                 // A transition rule compares with the stored object, which a create does not have. optionalOldSelf
-                // rules would run with oldSelf absent; no shipped CRD has one (ReleaseSchemasTest checks).
+                // rules would run with oldSelf absent; no shipped CRD has one (ShippedSchemasTest checks).
                 continue;
             }
             Object self = toCel(value);

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.config;
 
+import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,8 +46,8 @@ public final class HostileInputs {
     public record Result(Case input, Outcome outcome, String message) {}
 
     static final String BASE =
-            "cluster_name = \"demo\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \"1.14.1\"\n";
-    static final String BASE_V0 = BASE.replace("1.14.1", "v0.30.0");
+            "cluster_name = \"demo\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \"" + TestConfigs.V1 + "\"\n";
+    static final String BASE_V0 = BASE.replace(TestConfigs.V1, "v0.30.0");
     private static final Pattern CLASS_NAME =
             Pattern.compile("\\b(java|javax|com|org|dev|software|sun)\\.[a-z]+\\.|Exception\\b|Error\\b|\\tat ");
 
@@ -56,8 +57,8 @@ public final class HostileInputs {
         List<Case> cases = new ArrayList<>();
         // 1. The reader evaluates or guesses.
         Function<String, Case> eval = text -> reject("evaluation", text, "line");
-        cases.add(eval.apply(
-                "cluster_name = upper(\"eks\")\nregion = \"us-west-2\"\nkarpenter_chart_version = \"1.14.1\"\n"));
+        cases.add(eval.apply("cluster_name = upper(\"eks\")\nregion = \"us-west-2\"\nkarpenter_chart_version = \""
+                + TestConfigs.V1 + "\"\n"));
         cases.add(eval.apply(BASE + "cpu_limit = 10 * 100\n"));
         cases.add(eval.apply(BASE + "cpu_limit = 1000 + 0\n"));
         cases.add(eval.apply(BASE + "controller_replicas = true ? 2 : 3\n"));
@@ -238,7 +239,7 @@ public final class HostileInputs {
                 "queue_kms_key_id"));
         cases.add(reject(
                 "regions and names", BASE_V0 + "uninstall_hook_image = \"UPPER/case\"\n", "uninstall_hook_image"));
-        cases.add(reject("regions and names", BASE + "karpenter_chart_version = \"1.14.1\"\n", "line"));
+        cases.add(reject("regions and names", BASE + "karpenter_chart_version = \"" + TestConfigs.V1 + "\"\n", "line"));
         cases.add(region.apply(BASE.replace("us-west-2", "")));
         cases.add(reject("regions and names", BASE + "state_bucket = \"ab\"\n", "state_bucket"));
         // 8. Several files in one directory.

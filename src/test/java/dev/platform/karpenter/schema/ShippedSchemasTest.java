@@ -56,11 +56,16 @@ class ShippedSchemasTest {
                             o -> spec(o).putObject("metadataOptions").put("httpPutResponseHopLimit", 65)),
                     new Wrong("spec.userdata", o -> spec(o).put("userdata", "#!/bin/sh"))));
 
-    /** Every supported minor of the release table, at the patch its shipped files come from. */
+    /** Every supported minor of the release table, at its newest patch. */
     static Stream<KarpenterRelease> minors() {
-        return KarpenterMinor.all().stream()
-                .map(minor -> KarpenterRelease.of(
-                        ReleaseSchemas.of(minor.firstRelease()).upstreamTag()));
+        return KarpenterMinor.all().stream().map(KarpenterMinor::newestRelease);
+    }
+
+    @ParameterizedTest(name = "Karpenter {0}")
+    @MethodSource("minors")
+    void eachMinorShipsTheFilesOfTheNewestPatchTheReleaseTableNames(KarpenterRelease newest) {
+        assertThat(ReleaseSchemas.of(newest).upstreamTag())
+                .isEqualTo("v" + newest.major() + "." + newest.minor() + "." + newest.patch());
     }
 
     @ParameterizedTest(name = "Karpenter {0}")
@@ -91,6 +96,20 @@ class ShippedSchemasTest {
             }
         }
         assertThat(kinds).as("the app renders a pool and a node class").hasSizeGreaterThanOrEqualTo(3);
+    }
+
+    @ParameterizedTest(name = "Karpenter {0}")
+    @MethodSource("minors")
+    void noShippedRuleNeedsTheStoredObject(KarpenterRelease release) {
+        // The validator skips transition rules, as a create does; a rule with optionalOldSelf would run on create with
+        // oldSelf absent, which it does not implement.
+        CrdSchemas crds = ReleaseSchemas.of(release).crds();
+        for (String served : crds.servedKinds()) {
+            String[] apiVersionAndKind = served.split(" ");
+            assertThat(crds.schema(apiVersionAndKind[0], apiVersionAndKind[1]).findValues("optionalOldSelf"))
+                    .as(served)
+                    .isEmpty();
+        }
     }
 
     /** The default configuration with a second pool, and where the release serves two generations, both ways. */
