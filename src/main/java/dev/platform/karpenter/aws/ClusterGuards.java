@@ -17,8 +17,9 @@ import java.util.stream.IntStream;
 import software.constructs.Construct;
 
 /**
- * Version guards, as postconditions on the {@code aws_eks_cluster} data source that every stack of a cluster reads:
- * the cluster's Kubernetes version must be one the chart supports, and one the node AMI family has AMIs for. A data
+ * Guards, as postconditions on the {@code aws_eks_cluster} data source that every stack of a cluster reads: the
+ * cluster must not run EKS Auto Mode (unless beside_auto_mode), and its Kubernetes version must be one the chart
+ * supports and one the node AMI family has AMIs for. A data
  * source is read while planning, before anything is applied, so whichever stack {@code deploy '*'} plans first
  * stops with the message, and nothing of the cluster's Karpenter is created. Postconditions (not check blocks, which
  * only warn); written in Terraform's own syntax against {@code self}, so the plan shows the exact versions compared.
@@ -44,6 +45,9 @@ public final class ClusterGuards {
 
     static List<Postcondition> postconditions(ClusterConfig config) {
         List<Postcondition> guards = new ArrayList<>();
+        if (!config.besideAutoMode()) { // a deliberate migration to Auto Mode, on a release that can run beside it
+            guards.add(noAutoMode(config.clusterName()));
+        }
         if (!config.upgradeOverride()) { // a step taken outside the cluster's range deliberately (bin/upgrade-path)
             guards.add(chartSupportsTheCluster(config.release(), config.clusterName()));
         }
@@ -51,6 +55,22 @@ public final class ClusterGuards {
             family.newestKubernetesMinor().ifPresent(newest -> guards.add(amisExist(config, family, newest)));
         }
         return guards;
+    }
+
+    /**
+     * EKS Auto Mode (compute_config enabled) runs AWS's own Karpenter, which launches and removes the cluster's nodes:
+     * a second Karpenter would act on the same pending pods and shared karpenter.sh resources. compute_config is a
+     * list of at most one block, empty or null when the cluster has never had Auto Mode.
+     */
+    private static Postcondition noAutoMode(String clusterName) {
+        return Postcondition.builder()
+                .condition("${!anytrue([for c in coalesce(self.compute_config, []) : c.enabled == true])}")
+                .errorMessage("EKS cluster " + clusterName + " runs EKS Auto Mode (compute_config enabled): AWS"
+                        + " already runs Karpenter there, and a second one would fight it over the same nodes. To"
+                        + " install this one beside it for a deliberate migration to Auto Mode, set beside_auto_mode"
+                        + " = true (Karpenter " + KarpenterRelease.releasesBesideAutoMode() + "; README"
+                        + " \"Migrating to EKS Auto Mode\"). Nothing was changed.")
+                .build();
     }
 
     private static Postcondition chartSupportsTheCluster(KarpenterRelease release, String clusterName) {

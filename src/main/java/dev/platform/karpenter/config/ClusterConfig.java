@@ -1,5 +1,6 @@
 package dev.platform.karpenter.config;
 
+import static dev.platform.karpenter.config.SettingsCatalogue.BESIDE_AUTO_MODE;
 import static dev.platform.karpenter.config.SettingsCatalogue.CLUSTER_NAME;
 import static dev.platform.karpenter.config.SettingsCatalogue.KARPENTER_CHART_VERSION;
 import static dev.platform.karpenter.config.SettingsCatalogue.KARPENTER_NAMESPACE;
@@ -28,6 +29,8 @@ import java.util.regex.Pattern;
  * @param apis         the release with retired_api: the API generations the pools are declared in
  * @param upgradeOverride upgrade_override names karpenter_chart_version: its deploy skips the step guard and the
  *                     Kubernetes range check (a cluster outside the step's range, or a fresh install over kept IAM)
+ * @param besideAutoMode beside_auto_mode: the cluster may run EKS Auto Mode (a deliberate migration to it); otherwise
+ *                     every stack's plan stops on an Auto Mode cluster, which runs AWS's own Karpenter
  */
 public record ClusterConfig(
         String clusterName,
@@ -42,7 +45,8 @@ public record ClusterConfig(
         PoolsAndNodeClasses poolsAndClasses,
         StateBackendSettings backend,
         DeclaredApis apis,
-        boolean upgradeOverride) {
+        boolean upgradeOverride,
+        boolean besideAutoMode) {
 
     /** EKS cluster names: 1-100 characters, starting with a letter or digit. */
     private static final Pattern EKS_CLUSTER_NAME = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]*");
@@ -76,6 +80,7 @@ public record ClusterConfig(
             throw new ConfigException(e.getMessage());
         }
         boolean upgradeOverride = upgradeOverride(settings, release);
+        boolean besideAutoMode = besideAutoMode(settings, release);
         String namespace = dnsLabel(settings, KARPENTER_NAMESPACE);
         String serviceAccount = dnsLabel(settings, KARPENTER_SERVICE_ACCOUNT);
         Map<String, String> tags = AwsRules.requireTags(TAGS.key(), settings.get(TAGS));
@@ -92,7 +97,8 @@ public record ClusterConfig(
                 PoolsAndNodeClasses.from(settings, clusterName, apis, tags),
                 StateBackendSettings.from(settings, region),
                 apis,
-                upgradeOverride);
+                upgradeOverride,
+                besideAutoMode);
         config.names().requireWithinAwsLimits();
         config.iam().nodeRoleArn().ifPresent(arn -> Regions.requireArnInPartition("iam_role_arn", arn, region));
         config.interruption()
@@ -130,6 +136,17 @@ public record ClusterConfig(
                     + " one deploy; remove it afterwards");
         }
         return true;
+    }
+
+    /** Only for a Karpenter that can run beside Auto Mode: AWS's migration needs 1.1 or later. */
+    private static boolean besideAutoMode(Settings settings, KarpenterRelease release) {
+        boolean beside = settings.get(BESIDE_AUTO_MODE);
+        if (beside && !release.runsBesideAutoMode()) {
+            throw new ConfigException("beside_auto_mode = true needs a Karpenter that can run beside EKS Auto Mode"
+                    + " (AWS's migration to Auto Mode starts from 1.1 or later), but karpenter_chart_version is \""
+                    + release.chartVersion() + "\": allowed " + KarpenterRelease.releasesBesideAutoMode());
+        }
+        return beside;
     }
 
     private static String dnsLabel(Settings settings, Setting<String> setting) {

@@ -143,6 +143,16 @@ public final class SettingsCatalogue {
                             + " IAM and queue (bin/upgrade-path says when). Remove it after that deploy; naming another"
                             + " version than karpenter_chart_version is rejected.");
 
+    public static final Setting<Boolean> BESIDE_AUTO_MODE = KARPENTER
+            .bool("beside_auto_mode")
+            .byDefault(false)
+            .describe(
+                    "install on an EKS Auto Mode cluster, to migrate to Auto Mode",
+                    "On an EKS Auto Mode cluster (compute_config enabled) AWS already runs Karpenter, so every"
+                            + " stack's plan stops. true: install beside it anyway, for a deliberate migration to Auto"
+                            + " Mode (README \"Migrating to EKS Auto Mode\"); accepted with Karpenter "
+                            + KarpenterRelease.releasesBesideAutoMode() + " only, where AWS's migration starts.");
+
     public static final Setting<String> KARPENTER_NAMESPACE =
             KARPENTER.string("karpenter_namespace").byDefault("karpenter").describe("namespace of the controller");
 

@@ -7,6 +7,7 @@ import static dev.platform.karpenter.versions.KarpenterMinor.Feature.CONVERSION_
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.ECR_PULL_ONLY;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.INSTANCE_PROFILES_FROM_ROLE;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.POD_IDENTITY;
+import static dev.platform.karpenter.versions.KarpenterMinor.Feature.RUNS_BESIDE_AUTO_MODE;
 
 import java.util.EnumMap;
 import java.util.List;
@@ -34,7 +35,7 @@ public enum KarpenterMinor {
     V0_36(  0,    36,   9,      Step.from(9),    ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1),
     V0_37(  0,    37,   8,      Step.from(7),    ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1),
     V1_0(   1,    0,    14,     Step.from(6),    ServedApis.V1_BESIDE_V1BETA1,       PolicyGeneration.V1,              POD_IDENTITY, ECR_PULL_ONLY, CONVERSION_WEBHOOKS),
-    V1_1(   1,    1,    10,     Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
+    V1_1(   1,    1,    10,     Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              RUNS_BESIDE_AUTO_MODE),
     V1_2(   1,    2,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
     V1_3(   1,    3,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
     V1_4(   1,    4,    4,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
@@ -73,6 +74,11 @@ public enum KarpenterMinor {
          * karpenter-crd chart reads (1.0.0's chart defaults it to kube-system).
          */
         CONVERSION_WEBHOOKS(true),
+        /**
+         * Karpenter may run beside EKS Auto Mode while workloads move to it: AWS's "Migrate from Karpenter to EKS
+         * Auto Mode" requires Karpenter 1.1 or later on the cluster (Auto Mode shares the karpenter.sh v1 CRDs).
+         */
+        RUNS_BESIDE_AUTO_MODE(false),
         /** Interruption handling of EC2 capacity reservation interruption warnings. */
         CAPACITY_RESERVATION_INTERRUPTIONS(false);
 

@@ -127,6 +127,17 @@ public record KarpenterRelease(int major, int minor, int patch) {
         return has(KarpenterMinor.Feature.POD_IDENTITY);
     }
 
+    /** Whether this Karpenter may run beside EKS Auto Mode during a migration to it (AWS: 1.1 or later). */
+    public boolean runsBesideAutoMode() {
+        return has(KarpenterMinor.Feature.RUNS_BESIDE_AUTO_MODE);
+    }
+
+    /** The chart versions that {@link #runsBesideAutoMode}, as advice names them: "1.1.x to 1.14.x". */
+    public static String releasesBesideAutoMode() {
+        return KarpenterMinor.Feature.RUNS_BESIDE_AUTO_MODE.introducedBy().series() + " to "
+                + KarpenterMinor.newest().series();
+    }
+
     /** Karpenter 1.10 added handling of capacity reservation interruption warnings. */
     public boolean handlesCapacityReservationInterruptions() {
         return has(KarpenterMinor.Feature.CAPACITY_RESERVATION_INTERRUPTIONS);

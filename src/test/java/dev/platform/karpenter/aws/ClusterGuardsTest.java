@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
+import dev.platform.karpenter.versions.KarpenterRelease;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,6 +24,10 @@ class ClusterGuardsTest {
     @RegisterExtension
     static final Synthesized BOTTLEROCKET_ON_V0 = Synthesized.of(TestConfigs.config(TestConfigs.V0));
 
+    @RegisterExtension
+    static final Synthesized NEWEST_BESIDE_AUTO_MODE =
+            Synthesized.of(TestConfigs.config(KarpenterRelease.newest().chartVersion(), "beside_auto_mode = true"));
+
     @Test
     void everyStackReadsTheClusterWithTheGuards() {
         for (String name : STACKS) {
@@ -30,13 +35,13 @@ class ClusterGuardsTest {
             assertThat(clusters).as(name).hasSize(1);
             JsonNode cluster = clusters.elements().next();
             assertThat(cluster.path("name").asText()).isEqualTo("demo");
-            assertThat(cluster.at("/lifecycle/postcondition")).as(name).hasSize(2);
+            assertThat(cluster.at("/lifecycle/postcondition")).as(name).hasSize(3);
         }
     }
 
     @Test
     void theChartGuardListsExactlyTheSupportedVersionsAndAdvisesByVersion() {
-        JsonNode guard = postconditions(AL2_ON_1_0_4, "demo-iam").get(0);
+        JsonNode guard = postconditions(AL2_ON_1_0_4, "demo-iam").get(1);
 
         assertThat(guard.path("condition").asText())
                 .isEqualTo("${contains([\"1.25\", \"1.26\", \"1.27\", \"1.28\", \"1.29\", \"1.30\"], self.version)}");
@@ -55,7 +60,7 @@ class ClusterGuardsTest {
 
     @Test
     void theAmiGuardStopsAmazonLinux2From133On() {
-        JsonNode guard = postconditions(AL2_ON_1_0_4, "demo-nodepools").get(1);
+        JsonNode guard = postconditions(AL2_ON_1_0_4, "demo-nodepools").get(2);
 
         assertThat(guard.path("condition").asText()).isEqualTo("${tonumber(split(\".\", self.version)[1]) <= 32}");
         assertThat(guard.path("error_message").asText())
@@ -68,9 +73,34 @@ class ClusterGuardsTest {
     void familiesWithCurrentAmisNeedNoAmiGuard() {
         JsonNode guards = postconditions(BOTTLEROCKET_ON_V0, "demo-interruption");
 
-        assertThat(guards).hasSize(1);
-        assertThat(guards.get(0).path("condition").asText())
+        assertThat(guards).hasSize(2);
+        assertThat(guards.get(1).path("condition").asText())
                 .isEqualTo("${contains([\"1.23\", \"1.24\", \"1.25\", \"1.26\", \"1.27\"], self.version)}");
+    }
+
+    @Test
+    void everyStackStopsOnAnAutoModeClusterFirst() {
+        for (String name : STACKS) {
+            JsonNode guard = postconditions(BOTTLEROCKET_ON_V0, name).get(0);
+            assertThat(guard.path("condition").asText())
+                    .as(name)
+                    .isEqualTo("${!anytrue([for c in coalesce(self.compute_config, []) : c.enabled == true])}");
+            assertThat(guard.path("error_message").asText())
+                    .isEqualTo("EKS cluster demo runs EKS Auto Mode (compute_config enabled): AWS already runs"
+                            + " Karpenter there, and a second one would fight it over the same nodes. To install this"
+                            + " one beside it for a deliberate migration to Auto Mode, set beside_auto_mode = true"
+                            + " (Karpenter 1.1.x to 1.14.x; README \"Migrating to EKS Auto Mode\"). Nothing was"
+                            + " changed.");
+        }
+    }
+
+    @Test
+    void besideAutoModeWaivesOnlyThatGuard() {
+        for (String name : STACKS) {
+            JsonNode guards = postconditions(NEWEST_BESIDE_AUTO_MODE, name);
+            assertThat(guards).as(name).hasSize(1);
+            assertThat(guards.get(0).path("condition").asText()).startsWith("${contains([");
+        }
     }
 
     private static JsonNode postconditions(Synthesized synthesized, String stack) {

@@ -118,6 +118,16 @@ class ClusterConfigTest {
                         tfvars("1.14.1", "upgrade_override = \"1.13.0\""),
                         "upgrade_override \"1.13.0\" must name karpenter_chart_version (\"1.14.1\")"),
                 Arguments.of(
+                        "beside Auto Mode on 1.0",
+                        tfvars("1.0.14", "beside_auto_mode = true"),
+                        "beside_auto_mode = true needs a Karpenter that can run beside EKS Auto Mode (AWS's migration"
+                                + " to Auto Mode starts from 1.1 or later), but karpenter_chart_version is \"1.0.14\":"
+                                + " allowed 1.1.x to 1.14.x"),
+                Arguments.of(
+                        "beside Auto Mode on 0.x",
+                        tfvars(V0, "beside_auto_mode = true"),
+                        "karpenter_chart_version is \"v0.30.0\": allowed 1.1.x to 1.14.x"),
+                Arguments.of(
                         "retiring on 0.31",
                         tfvars(V0, "retired_api = \"v1alpha5\""),
                         "retired_api applies to Karpenter 0.32 and later only; with v0.30.0 remove retired_api"),

@@ -141,7 +141,8 @@ class TerraformStringsIT {
                 nodePools,
                 c.backend(),
                 c.apis(),
-                c.upgradeOverride());
+                c.upgradeOverride(),
+                c.besideAutoMode());
     }
 
     /**

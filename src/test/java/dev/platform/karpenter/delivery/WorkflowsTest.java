@@ -5,19 +5,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.testing.Json;
+import dev.platform.karpenter.testing.Synthesized;
+import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The GitHub Actions workflows: valid against the workflow schema (action-validator, pinned in bindings/), and
- * doing what CI promises: test, synth, per-stack plans with OIDC credentials on pull requests; a gated deploy on main.
+ * doing what CI promises: test, then one plan job per cluster with OIDC credentials on pull requests; one gated
+ * deploy job per cluster on main; a nightly read-only plan per cluster that keeps a drift issue.
  */
 class WorkflowsTest {
     private static final Path WORKFLOWS = Path.of(".github/workflows");
@@ -33,7 +41,9 @@ class WorkflowsTest {
         try (var paths = Files.list(WORKFLOWS)) {
             files = paths.filter(p -> p.toString().endsWith(".yml")).sorted().toList();
         }
-        assertThat(files).extracting(p -> p.getFileName().toString()).containsExactly("deploy.yml", "pull-request.yml");
+        assertThat(files)
+                .extracting(p -> p.getFileName().toString())
+                .containsExactly("deploy.yml", "drift.yml", "pull-request.yml");
         for (Path file : files) {
             assertThat(validate(file)).as(file + " is a valid workflow").isZero();
         }
@@ -51,47 +61,63 @@ class WorkflowsTest {
     }
 
     @Test
-    void pullRequestsTestSynthAndPlanEveryStackWithOidcCredentials() throws IOException {
+    void pullRequestsTestThenPlanEachClusterInAJobOfItsOwnWithOidcCredentials() throws IOException {
         JsonNode workflow = read("pull-request.yml");
 
         assertThat(workflow.path("on").has("pull_request")).isTrue();
         assertThat(workflow.path("permissions"))
                 .as("nothing granted by default")
                 .isEmpty();
-        JsonNode test = workflow.path("jobs").path("test");
+        JsonNode jobs = workflow.path("jobs");
+        JsonNode test = jobs.path("test");
         assertThat(test.path("permissions"))
                 .as("the job running the pull request's build reads, nothing more")
                 .isEqualTo(YAML.readTree("contents: read"));
         assertThat(runs(test)).contains("mvn -B verify");
         assertThat(test.toString()).doesNotContain("configure-aws-credentials", "id-token");
 
-        JsonNode plan = workflow.path("jobs").path("plan");
-        assertThat(plan.path("needs").asText()).isEqualTo("test");
-        assertThat(plan.path("permissions"))
-                .isEqualTo(YAML.readTree("{contents: read, id-token: write, pull-requests: write}"));
-        assertThat(plan.path("if").asText())
+        JsonNode clusters = jobs.path("clusters");
+        assertThat(clusters.path("needs").asText()).isEqualTo("test");
+        assertThat(clusters.path("if").asText())
                 .as("no plan of the example or without state")
                 .contains("vars.TF_STATE_BUCKET != ''")
                 .contains("vars.KARPENTER_TFVARS != ''");
+        assertListsClustersWithoutCredentials(clusters);
+
+        JsonNode plan = jobs.path("plan");
+        assertThat(plan.path("needs").asText()).isEqualTo("clusters");
+        assertOneJobPerCluster(plan);
+        assertThat(plan.path("permissions"))
+                .isEqualTo(YAML.readTree("{contents: read, id-token: write, pull-requests: write}"));
         List<String> runs = runs(plan);
         int synth = indexOf(runs, "bin/cdktf synth");
         int planStacks = indexOf(runs, "bin/plan-stacks");
         assertThat(synth).isNotNegative().isLessThan(planStacks);
+        assertThat(runs.get(planStacks)).contains("--cluster \"$CLUSTER\"");
         JsonNode credentials = step(plan, "aws-actions/configure-aws-credentials");
         assertThat(credentials.path("with").path("role-to-assume").asText()).isEqualTo("${{ vars.AWS_PLAN_ROLE_ARN }}");
         assertCredentialsAfterEveryBuildStep(plan, "bin/plan-stacks");
         String comment =
                 step(plan, "actions/github-script").path("with").path("script").asText();
         assertThat(comment)
-                .contains("createComment")
-                .contains("readdirSync(dir)")
-                .as("one comment per cluster report");
+                .as("each job updates its own cluster's comment")
+                .contains("/plans/${cluster}.md")
+                .contains("<!-- karpenter-cdktf-plans ${cluster}.md -->")
+                .contains("updateComment")
+                .contains("createComment");
         assertThat(plan.path("env").path("KARPENTER_STATE_BUCKET").asText()).isEqualTo("${{ vars.TF_STATE_BUCKET }}");
+
+        JsonNode summary = jobs.path("plans");
+        assertThat(summary.path("name").asText())
+                .as("the status check branch protection requires")
+                .isEqualTo("synth and plan");
+        assertThat(Json.texts(summary.path("needs"))).containsExactly("clusters", "plan");
+        assertThat(summary.path("permissions")).isEmpty();
         assertCommonSetup(workflow, "pull-request.yml");
     }
 
     @Test
-    void mainDeploysEveryStackBehindAnEnvironment() throws IOException {
+    void mainDeploysEachClusterInAJobOfItsOwnBehindAnEnvironment() throws IOException {
         JsonNode workflow = read("deploy.yml");
         JsonNode deploy = workflow.path("jobs").path("deploy");
 
@@ -99,18 +125,22 @@ class WorkflowsTest {
                 .isEqualTo("main");
         assertThat(workflow.path("concurrency").path("cancel-in-progress").asBoolean(true))
                 .isFalse();
-        assertThat(deploy.path("environment").asText()).isEqualTo("production");
         assertThat(workflow.path("permissions")).isEmpty();
+        assertListsClustersWithoutCredentials(workflow.path("jobs").path("clusters"));
+        assertThat(deploy.path("needs").asText()).isEqualTo("clusters");
+        assertOneJobPerCluster(deploy);
+        assertThat(deploy.path("environment").asText()).isEqualTo("production");
         assertThat(deploy.path("permissions")).isEqualTo(YAML.readTree("{contents: read, id-token: write}"));
-        assertThat(runs(deploy)).anyMatch(r -> r.contains("bin/cdktf deploy '*' --auto-approve"));
+        assertThat(runs(deploy))
+                .as("Terraform alone, the cluster's stacks in dependency order, waiting for a lock held elsewhere")
+                .anyMatch(r -> r.contains("bin/stacks apply --cluster \"$CLUSTER\" --lock-timeout 10m"));
         assertThat(step(deploy, "aws-actions/configure-aws-credentials")
                         .path("with")
                         .path("role-to-assume")
                         .asText())
                 .isEqualTo("${{ vars.AWS_DEPLOY_ROLE_ARN }}");
-        assertCredentialsAfterEveryBuildStep(deploy, "bin/cdktf deploy");
-        assertThat(deploy.path("env").path("TF_CLI_ARGS_apply").asText()).contains("-lock-timeout=");
-        String guard = runs(deploy).get(0);
+        assertCredentialsAfterEveryBuildStep(deploy, "bin/stacks apply");
+        String guard = runs(workflow.path("jobs").path("clusters")).get(0);
         assertThat(guard)
                 .as("the first step refuses the example configuration and local state")
                 .contains("terraform.tfvars.example")
@@ -119,14 +149,142 @@ class WorkflowsTest {
         assertCommonSetup(workflow, "deploy.yml");
     }
 
+    @Test
+    void everyNightEachClusterIsPlannedReadOnlyAndItsDriftIssueKept() throws IOException {
+        JsonNode workflow = read("drift.yml");
+        JsonNode drift = workflow.path("jobs").path("drift");
+
+        assertThat(workflow.path("on").path("schedule").get(0).path("cron").asText())
+                .matches("\\d+ \\d+ \\* \\* \\*");
+        assertThat(workflow.path("permissions")).isEmpty();
+        assertListsClustersWithoutCredentials(workflow.path("jobs").path("clusters"));
+        assertThat(drift.path("needs").asText()).isEqualTo("clusters");
+        assertOneJobPerCluster(drift);
+        assertThat(drift.path("permissions"))
+                .as("the read-only role, and issues, nothing else")
+                .isEqualTo(YAML.readTree("{contents: read, id-token: write, issues: write}"));
+        assertThat(step(drift, "aws-actions/configure-aws-credentials")
+                        .path("with")
+                        .path("role-to-assume")
+                        .asText())
+                .isEqualTo("${{ vars.AWS_PLAN_ROLE_ARN }}");
+        assertCredentialsAfterEveryBuildStep(drift, "bin/stacks plan");
+        assertThat(runs(drift))
+                .anyMatch(r -> r.contains("bin/stacks plan --cluster \"$CLUSTER\" --detailed-exitcode --report"));
+        String issue =
+                step(drift, "actions/github-script").path("with").path("script").asText();
+        assertThat(issue)
+                .as("one issue per drifted cluster: opened, updated, closed when the drift is gone")
+                .contains("<!-- karpenter-cdktf-drift ${cluster} -->")
+                .contains("PLAN_STATUS === \"2\"")
+                .contains("issues.create(")
+                .contains("issues.update({ owner, repo, issue_number: existing.number, body })")
+                .contains("state: \"closed\"");
+        assertCommonSetup(workflow, "drift.yml");
+    }
+
+    /** The drift job's plan step: status 0 and 2 (drift) pass on to the issue step; any other fails the job. */
+    @Test
+    void theDriftPlanStepPassesOnDriftAndFailsOnErrors() throws Exception {
+        String script = runs(read("drift.yml").path("jobs").path("drift")).stream()
+                .filter(r -> r.contains("--detailed-exitcode"))
+                .findFirst()
+                .orElseThrow();
+        for (int status : new int[] {0, 1, 2, 64}) {
+            Path project = Files.createDirectories(temp.resolve("drift-" + status));
+            Path bin = Files.createDirectories(project.resolve("bin"));
+            Files.writeString(bin.resolve("stacks"), "#!/usr/bin/env bash\nexit " + status + "\n");
+            Files.setPosixFilePermissions(bin.resolve("stacks"), PosixFilePermissions.fromString("rwxr-xr-x"));
+            Path output = project.resolve("github-output");
+            int exit = bash(script, project, Map.of("GITHUB_OUTPUT", output.toString(), "CLUSTER", "c1"));
+            assertThat(exit).as("status " + status).isEqualTo(status == 0 || status == 2 ? 0 : 1);
+            assertThat(Files.readString(output)).isEqualTo("status=" + status + "\n");
+        }
+    }
+
+    /**
+     * The step that lists the clusters, run as each workflow runs it (bash, GITHUB_OUTPUT) on the real synthesized
+     * output of 20 clusters: one matrix entry per cluster, in the manifest's order.
+     */
+    @Test
+    void aTwentyClusterOutputMakesATwentyEntryMatrix() throws Exception {
+        List<String> names = IntStream.rangeClosed(1, 20)
+                .mapToObj(i -> "cluster-%02d".formatted(i))
+                .toList();
+        Synthesized twenty = Synthesized.of(names.stream()
+                .map(name -> TestConfigs.configFor(name, "us-west-2", TestConfigs.V1))
+                .toArray(ClusterConfig[]::new));
+        try {
+            Path project = Files.createDirectories(temp.resolve("project"));
+            Path bin = Files.createDirectories(project.resolve("bin"));
+            // bin/stacks as the workflow starts it, on the classes under test (the jar is built after the tests).
+            Files.writeString(bin.resolve("stacks"), """
+                    #!/usr/bin/env bash
+                    exec java -cp "$TEST_CLASSPATH" dev.platform.karpenter.stacks.StacksCommand "$@"
+                    """);
+            Files.setPosixFilePermissions(bin.resolve("stacks"), PosixFilePermissions.fromString("rwxr-xr-x"));
+            // The three workflows list the clusters with this same step (assertListsClustersWithoutCredentials).
+            JsonNode step = stepWithId(read("pull-request.yml").path("jobs").path("clusters"), "list");
+            Path output = project.resolve("github-output");
+            int exit = bash(
+                    step.path("run").asText(),
+                    project,
+                    Map.of(
+                            "GITHUB_OUTPUT", output.toString(),
+                            "KARPENTER_OUTDIR", twenty.dir().toString(),
+                            "TEST_CLASSPATH", System.getProperty("java.class.path")));
+            assertThat(exit).isZero();
+            List<String> lines = Files.readAllLines(output);
+            assertThat(lines).hasSize(1).allMatch(line -> line.startsWith("clusters=["));
+            JsonNode matrix = YAML.readTree(lines.get(0).substring("clusters=".length()));
+            assertThat(matrix).hasSize(20);
+            assertThat(Json.texts(matrix)).containsExactlyElementsOf(names);
+        } finally {
+            twenty.afterAll(null);
+        }
+    }
+
+    /** The job lists the synthesized clusters into its output, having built and synthesized, with no credentials. */
+    private static void assertListsClustersWithoutCredentials(JsonNode clusters) throws IOException {
+        assertThat(clusters.path("permissions")).isEqualTo(YAML.readTree("contents: read"));
+        assertThat(clusters.toString()).doesNotContain("configure-aws-credentials", "id-token");
+        assertThat(clusters.path("outputs").path("clusters").asText()).isEqualTo("${{ steps.list.outputs.clusters }}");
+        List<String> runs = runs(clusters);
+        assertThat(indexOf(runs, "bin/cdktf synth")).isNotNegative().isLessThan(indexOf(runs, "bin/stacks clusters"));
+        assertThat(stepWithId(clusters, "list").path("run").asText())
+                .isEqualTo("echo \"clusters=$(bin/stacks clusters)\" >> \"$GITHUB_OUTPUT\"");
+    }
+
+    /** A matrix of the listed clusters, bounded, where one cluster's failure cancels no other. */
+    private static void assertOneJobPerCluster(JsonNode job) {
+        JsonNode strategy = job.path("strategy");
+        assertThat(strategy.path("fail-fast").asBoolean(true)).isFalse();
+        assertThat(strategy.path("max-parallel").asInt()).isBetween(1, 20);
+        assertThat(strategy.path("matrix").path("cluster").asText())
+                .isEqualTo("${{ fromJSON(needs.clusters.outputs.clusters) }}");
+        assertThat(job.path("if").asText()).isEqualTo("needs.clusters.outputs.clusters != '[]'");
+        assertThat(job.path("env").path("CLUSTER").asText()).isEqualTo("${{ matrix.cluster }}");
+    }
+
     /** The deploy guard, run as the workflow runs it: it refuses the example, a missing variable, no bucket. */
     @Test
     void theDeployGuardRefusesTheExampleAndLocalState() throws Exception {
-        String guard = runs(read("deploy.yml").path("jobs").path("deploy")).get(0);
+        String guard = runs(read("deploy.yml").path("jobs").path("clusters")).get(0);
         assertThat(runGuard(guard, "", "bucket")).isEqualTo(1);
         assertThat(runGuard(guard, "terraform.tfvars.example", "bucket")).isEqualTo(1);
         assertThat(runGuard(guard, "clusters/", "")).isEqualTo(1);
         assertThat(runGuard(guard, "clusters/", "bucket")).isZero();
+    }
+
+    private static int bash(String script, Path dir, Map<String, String> env) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("bash", "-e", "-c", script)
+                .directory(dir.toFile())
+                .redirectErrorStream(true);
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
+        return process.exitValue();
     }
 
     private static int runGuard(String script, String tfvars, String bucket) throws Exception {
@@ -180,26 +338,28 @@ class WorkflowsTest {
                         .matches("\\s*(- )?uses: [\\w./-]+@[0-9a-f]{40} # v\\d+\\.\\d+\\.\\d+"));
         workflow.path("jobs").forEach(job -> {
             for (JsonNode step : job.path("steps")) {
-                if (step.path("uses").asText().startsWith("actions/checkout@")) {
+                String uses = step.path("uses").asText();
+                if (uses.startsWith("actions/checkout@")) {
                     assertThat(step.path("with").path("persist-credentials").asBoolean(true))
                             .isFalse();
                 }
+                if (uses.startsWith("hashicorp/setup-terraform@")) {
+                    assertThat(step.path("with").path("terraform_wrapper").asBoolean(true))
+                            .isFalse();
+                }
+                if (uses.startsWith("actions/setup-java@")) {
+                    assertThat(step.path("with").path("cache").asText()).isEqualTo("maven");
+                }
+                if (uses.startsWith("actions/setup-node@")) {
+                    assertThat(step.path("with").path("cache").asText()).isEqualTo("npm");
+                }
             }
-            assertThat(step(job, "hashicorp/setup-terraform")
-                            .path("with")
-                            .path("terraform_wrapper")
-                            .asBoolean(true))
-                    .isFalse();
-            assertThat(step(job, "actions/setup-java")
-                            .path("with")
-                            .path("cache")
-                            .asText())
-                    .isEqualTo("maven");
-            assertThat(step(job, "actions/setup-node")
-                            .path("with")
-                            .path("cache")
-                            .asText())
-                    .isEqualTo("npm");
+            if (job.toString().contains("terraform ")
+                    || job.toString().contains("bin/stacks plan")
+                    || job.toString().contains("bin/stacks apply")
+                    || job.toString().contains("bin/plan-stacks")) {
+                step(job, "hashicorp/setup-terraform");
+            }
         });
     }
 
@@ -238,6 +398,15 @@ class WorkflowsTest {
             }
         }
         return -1;
+    }
+
+    private static JsonNode stepWithId(JsonNode job, String id) {
+        for (JsonNode step : job.path("steps")) {
+            if (step.path("id").asText().equals(id)) {
+                return step;
+            }
+        }
+        throw new AssertionError("no step with id " + id);
     }
 
     private static JsonNode step(JsonNode job, String action) {

@@ -35,9 +35,10 @@ class SpotServiceLinkedRoleTest {
                 .isEqualTo("input");
         JsonNode provisioner = once.path("provisioner").get(0).path("local-exec");
         assertThat(provisioner.path("command").asText())
-                .isEqualTo(
-                        "${self.input ? \"aws iam create-service-linked-role "
-                                + "--aws-service-name spot.amazonaws.com --region eu-west-1\" : \"echo The EC2 Spot service-linked role exists.\"}");
+                .isEqualTo("${self.input ? \"aws iam create-service-linked-role "
+                        + "--aws-service-name spot.amazonaws.com --region eu-west-1 || test $(aws iam list-roles"
+                        + " --path-prefix /aws-service-role/spot.amazonaws.com/ --query 'length(Roles)' --output"
+                        + " text --region eu-west-1) -gt 0\" : \"echo The EC2 Spot service-linked role exists.\"}");
         assertThat(provisioner.has("when")).as("nothing runs on destroy").isFalse();
         assertThat(Synthesized.resources(stack, "aws_iam_service_linked_role").isMissingNode())
                 .as("never a resource that destroy would delete")

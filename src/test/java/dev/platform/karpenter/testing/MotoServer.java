@@ -221,15 +221,21 @@ public final class MotoServer implements AutoCloseable {
                 eks.create_cluster(name=name, version=version, roleArn=cluster_role["Arn"],
                     resourcesVpcConfig={"subnetIds": ["subnet-0a1b2c3d", "subnet-4e5f6a7b"]})
                 issuer = eks.describe_cluster(name=name)["cluster"]["identity"]["oidc"]["issuer"]
-                oidc = iam.create_open_id_connect_provider(
-                    Url=issuer, ClientIDList=["sts.amazonaws.com"], ThumbprintList=[thumbprint])
+                # moto gives every cluster of an account the same issuer: a second cluster shares the provider.
+                try:
+                    oidc_arn = iam.create_open_id_connect_provider(
+                        Url=issuer, ClientIDList=["sts.amazonaws.com"],
+                        ThumbprintList=[thumbprint])["OpenIDConnectProviderArn"]
+                except iam.exceptions.EntityAlreadyExistsException:
+                    oidc_arn = next(p["Arn"] for p in iam.list_open_id_connect_providers()["OpenIDConnectProviderList"]
+                                    if p["Arn"].endswith(issuer.split("://", 1)[1]))
                 node_role = iam.create_role(
                     RoleName=name + "-node-role", AssumeRolePolicyDocument=trust("ec2.amazonaws.com"))["Role"]
                 # Without version= moto gives the node group Kubernetes 1.19 whatever the cluster runs.
                 eks.create_nodegroup(clusterName=name, nodegroupName="default", version=version,
                     nodeRole=node_role["Arn"], subnets=["subnet-0a1b2c3d"])
                 emit({"clusterName": name, "nodeRoleArn": node_role["Arn"], "nodeRoleName": node_role["RoleName"],
-                      "oidcProviderArn": oidc["OpenIDConnectProviderArn"], "issuerUrl": issuer})
+                      "oidcProviderArn": oidc_arn, "issuerUrl": issuer})
                 """, name, version, OIDC_THUMBPRINT);
         return JSON.convertValue(cluster, EksCluster.class);
     }

@@ -33,6 +33,18 @@ class KarpenterReleaseTest {
         assertThat(newest.apiGeneration()).isEqualTo(minor.served().own());
     }
 
+    /** AWS's migration from Karpenter to EKS Auto Mode needs Karpenter 1.1 or later on the cluster. */
+    @Test
+    void runningBesideAutoModeStartsAt11() {
+        for (KarpenterMinor row : KarpenterMinor.all()) {
+            assertThat(row.newestRelease().runsBesideAutoMode())
+                    .as(row.series())
+                    .isEqualTo(row.major() == 1 && row.minor() >= 1);
+        }
+        assertThat(KarpenterRelease.releasesBesideAutoMode())
+                .isEqualTo("1.1.x to " + KarpenterRelease.newest().minorSeries());
+    }
+
     @Test
     void theRegistrySpellsAVUpTo034() {
         assertThat(KarpenterRelease.of("0.34.13").chartVersion()).isEqualTo("v0.34.13");
