@@ -52,8 +52,8 @@ class ClusterGuardsTest {
                                 + "Kubernetes ${self.version}: set karpenter_chart_version to a release that supports it (${lookup({");
         assertThat(message)
                 .contains(
-                        "\"1.31\" = \"1.0.5 to 1.14.x\"",
-                        "\"1.33\" = \"1.5.x to 1.14.x\"",
+                        "\"1.31\" = \"1.0.5 to " + TestConfigs.V1_SERIES + "\"",
+                        "\"1.33\" = \"1.5.x to " + TestConfigs.V1_SERIES + "\"",
                         "\"1.23\" = \"v0.30.x to 0.37.x\"",
                         "self.version, \"none of the releases this project supports does yet\")})");
     }

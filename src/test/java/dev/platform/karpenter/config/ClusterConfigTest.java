@@ -7,6 +7,7 @@ import static dev.platform.karpenter.testing.TestConfigs.config;
 import static dev.platform.karpenter.testing.TestConfigs.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.ApiGeneration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -71,7 +72,7 @@ class ClusterConfigTest {
         ClusterConfig config = ConfigLoader.read(java.nio.file.Path.of("terraform.tfvars.example"));
 
         assertThat(config.clusterName()).isEqualTo("eks-cluster");
-        assertThat(config.release().chartVersion()).isEqualTo("1.14.1");
+        assertThat(config.release().chartVersion()).isEqualTo(TestConfigs.V1);
     }
 
     static Stream<Arguments> badInput() {
@@ -108,15 +109,18 @@ class ClusterConfigTest {
                         "controller_replicas must be a whole number"),
                 Arguments.of(
                         "no such 0.x chart", tfvars("v0.38.0"), "karpenter_chart_version \"v0.38.0\" is not supported"),
-                Arguments.of("too new chart", tfvars("2.0.0"), "supported: v0.30.x to 0.37.x or 1.0.x to 1.14.x"),
+                Arguments.of(
+                        "too new chart",
+                        tfvars("2.0.0"),
+                        "supported: v0.30.x to 0.37.x or 1.0.x to " + TestConfigs.V1_SERIES),
                 Arguments.of(
                         "retiring the running generation",
                         tfvars("v0.32.10", "retired_api = \"v1beta1\""),
                         "retired_api \"v1beta1\" cannot be retired with Karpenter v0.32.10; use \"v1alpha5\""),
                 Arguments.of(
                         "override of another version",
-                        tfvars("1.14.1", "upgrade_override = \"1.13.0\""),
-                        "upgrade_override \"1.13.0\" must name karpenter_chart_version (\"1.14.1\")"),
+                        tfvars(TestConfigs.V1, "upgrade_override = \"1.13.0\""),
+                        "upgrade_override \"1.13.0\" must name karpenter_chart_version (\"" + TestConfigs.V1 + "\")"),
                 Arguments.of(
                         "beside Auto Mode on 1.0",
                         tfvars("1.0.14", "beside_auto_mode = true"),
@@ -211,7 +215,7 @@ class ClusterConfigTest {
     @Test
     void normalizesTheChartVersionToTheRegistrySpelling() {
         assertThat(config("0.30.0").release().chartVersion()).isEqualTo("v0.30.0");
-        assertThat(config("v1.14.1").release().chartVersion()).isEqualTo("1.14.1");
+        assertThat(config(("v" + TestConfigs.V1)).release().chartVersion()).isEqualTo(TestConfigs.V1);
     }
 
     private static String tfvars(String chartVersion, String... extra) {

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.config;
 
+import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,8 +46,8 @@ public final class HostileInputs {
     public record Result(Case input, Outcome outcome, String message) {}
 
     static final String BASE =
-            "cluster_name = \"demo\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \"1.14.1\"\n";
-    static final String BASE_V0 = BASE.replace("1.14.1", "v0.30.0");
+            "cluster_name = \"demo\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \"" + TestConfigs.V1 + "\"\n";
+    static final String BASE_V0 = BASE.replace(TestConfigs.V1, "v0.30.0");
     private static final Pattern CLASS_NAME =
             Pattern.compile("\\b(java|javax|com|org|dev|software|sun)\\.[a-z]+\\.|Exception\\b|Error\\b|\\tat ");
 
@@ -56,8 +57,8 @@ public final class HostileInputs {
         List<Case> cases = new ArrayList<>();
         // 1. The reader evaluates or guesses.
         Function<String, Case> eval = text -> reject("evaluation", text, "line");
-        cases.add(eval.apply(
-                "cluster_name = upper(\"eks\")\nregion = \"us-west-2\"\nkarpenter_chart_version = \"1.14.1\"\n"));
+        cases.add(eval.apply("cluster_name = upper(\"eks\")\nregion = \"us-west-2\"\nkarpenter_chart_version = \""
+                + TestConfigs.V1 + "\"\n"));
         cases.add(eval.apply(BASE + "cpu_limit = 10 * 100\n"));
         cases.add(eval.apply(BASE + "cpu_limit = 1000 + 0\n"));
         cases.add(eval.apply(BASE + "controller_replicas = true ? 2 : 3\n"));
@@ -104,7 +105,11 @@ public final class HostileInputs {
                 "node_labels = { team = \"$${x}\" }",
                 "controller_affinity = { nodeAffinity = { x = \"$${file(\\\"/etc/passwd\\\")}\" } }",
                 "queue_kms_key_id = \"k\\\"ey\"",
-                "state_key_prefix = \"a\\u0000b\"");
+                "state_key_prefix = \"a\\u0000b\"",
+                "controller_values = { podAnnotations = { note = \"$${file(\\\"/etc/passwd\\\")}\" } }",
+                "controller_values = { podAnnotations = { \"%%{ if true }x%%{ endif }\" = \"v\" } }",
+                "controller_values = { controller = { env = [{ name = \"A\", value = \"$${x}\" }] } }",
+                "chart_repository = \"oci://$${x}/karpenter\"");
         // 3. Inputs that crashed, hung or made a bad message.
         cases.add(reject("crash", BASE.replace("\"demo\"", "null"), "cluster_name"));
         cases.add(reject(
@@ -143,6 +148,10 @@ public final class HostileInputs {
         cases.add(reject("crash", BASE + "node_pools = {}\n", "node_pools"));
         cases.add(reject("crash", BASE + "controller_affinity = \"x\"\n", "controller_affinity"));
         cases.add(reject("crash", BASE + "node_pools = [" + "{ name = \"p\" }, ".repeat(2) + "]\n", "node_pools"));
+        cases.add(reject(
+                "crash", BASE + "controller_values = { settings = { featureGates = [null] } }\n", "controller_values"));
+        cases.add(reject("crash", BASE + "controller_values = { settings = { featureGates = { x = null } } }\n", "x"));
+        cases.add(reject("crash", BASE + "controller_values = [null]\n", "controller_values"));
         // 4. AWS tags.
         rejectEach(
                 cases,
@@ -238,7 +247,7 @@ public final class HostileInputs {
                 "queue_kms_key_id"));
         cases.add(reject(
                 "regions and names", BASE_V0 + "uninstall_hook_image = \"UPPER/case\"\n", "uninstall_hook_image"));
-        cases.add(reject("regions and names", BASE + "karpenter_chart_version = \"1.14.1\"\n", "line"));
+        cases.add(reject("regions and names", BASE + "karpenter_chart_version = \"" + TestConfigs.V1 + "\"\n", "line"));
         cases.add(region.apply(BASE.replace("us-west-2", "")));
         cases.add(reject("regions and names", BASE + "state_bucket = \"ab\"\n", "state_bucket"));
         // 8. Several files in one directory.
@@ -307,6 +316,10 @@ public final class HostileInputs {
                 ""));
         cases.add(valid.apply(BASE + "tags = { \"\u00dcn\u00efcode\" = \"v\u00e4lue \u65e5\u672c\" }\n"));
         cases.add(valid.apply(BASE + "controller_resources = { requests = { cpu = 0.5, memory = \"512Mi\" } }\n"));
+        cases.add(valid.apply(BASE + "controller_values = { affinity = { nodeAffinity = { "
+                + "requiredDuringSchedulingIgnoredDuringExecution = { nodeSelectorTerms = [null, \"x\"] } } } }\n"));
+        cases.add(valid.apply(
+                BASE + "controller_values = { nodeSelector = null, podAnnotations = { \"a: b\" = \"\\n\" } }\n"));
         return cases;
     }
 

@@ -7,6 +7,7 @@ import static dev.platform.karpenter.testing.TestConfigs.config;
 import static dev.platform.karpenter.testing.TestConfigs.tfvars;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.platform.karpenter.testing.TestConfigs;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -212,7 +213,8 @@ class PoolsAndNodeClassesTest {
                         "ttlSecondsAfterEmpty on 1.x",
                         V1,
                         "consolidation = false\nttl_seconds_after_empty = 30",
-                        "ttl_seconds_after_empty applies to Karpenter 0.30 to 0.32 (v1alpha5 Provisioners) only; with 1.14.1 set consolidation = false and consolidate_after"),
+                        "ttl_seconds_after_empty applies to Karpenter 0.30 to 0.32 (v1alpha5 Provisioners) only; with "
+                                + TestConfigs.V1 + " set consolidation = false and consolidate_after"),
                 bad(
                         "negative ttlSecondsAfterEmpty",
                         V0,
@@ -232,7 +234,8 @@ class PoolsAndNodeClassesTest {
                         "uninstall hook on 1.x",
                         V1,
                         "uninstall_hook_image = \"kubectl:1\"",
-                        "uninstall_hook_image applies to Karpenter 0.30 to 0.32 (v1alpha5 Provisioners) only; with 1.14.1 deleting the EC2NodeClass waits for the nodes itself"),
+                        "uninstall_hook_image applies to Karpenter 0.30 to 0.32 (v1alpha5 Provisioners) only; with "
+                                + TestConfigs.V1 + " deleting the EC2NodeClass waits for the nodes itself"),
                 bad(
                         "bad uninstall hook image",
                         V0,

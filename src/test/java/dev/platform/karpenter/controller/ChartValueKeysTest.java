@@ -59,7 +59,7 @@ class ChartValueKeysTest {
                                 "settings.aws.interruptionQueueName",
                                 "settings.aws.defaultInstanceProfile")),
                 Arguments.of(
-                        "1.14.1",
+                        UpstreamCharts.NEWEST,
                         V1,
                         withSharedKeys(
                                 "settings.clusterName", "settings.clusterEndpoint", "settings.interruptionQueue")));
@@ -77,7 +77,7 @@ class ChartValueKeysTest {
 
     @Test
     void theGenerationsKeysAreNotInterchangeable() {
-        assertThat(chartKeys("1.14.1"))
+        assertThat(chartKeys(UpstreamCharts.NEWEST))
                 .doesNotContain(
                         "settings.aws.clusterName",
                         "settings.aws.interruptionQueueName",

@@ -29,7 +29,7 @@ class IamStackAccessorsTest {
     private static final Pattern REMOTE_OUTPUT = Pattern.compile(
             "data\\.terraform_remote_state\\.cross-stack-reference-input-(\\S+?)\\.outputs\\.(cross-stack-output-[\\w.-]+)");
 
-    /** Cluster "v0" reuses the node group role at 0.30; cluster "v1" creates one at 1.14; one consumer reads both. */
+    /** Cluster "v0" reuses the node group role at 0.30; cluster "v1" creates one at the newest release; one consumer reads both. */
     private static Path synthesize() {
         try {
             Path dir = Files.createTempDirectory("karpenter-accessors-");
@@ -42,8 +42,8 @@ class IamStackAccessorsTest {
                                 "cluster_name = \"v0\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \"v0.30.0\"\n")),
                 new IamStack(
                         app,
-                        TestConfigs.parse(
-                                "cluster_name = \"v1\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \"1.14.1\"\ncreate_iam_role = true\n"))
+                        TestConfigs.parse("cluster_name = \"v1\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \""
+                                + TestConfigs.V1 + "\"\ncreate_iam_role = true\n"))
             }) {
                 String cluster = iam.toString().replace("-iam", "");
                 output(consumer, cluster + "_controllerRoleArn", iam.controllerRoleArn());

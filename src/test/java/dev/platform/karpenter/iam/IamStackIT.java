@@ -160,7 +160,7 @@ class IamStackIT {
                         "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore",
                         "arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryPullOnly");
 
-        assertControllerPolicies(config, "1.14.1", controllerRole, nodeRoleArn);
+        assertControllerPolicies(config, TestConfigs.V1, controllerRole, nodeRoleArn);
 
         assertThat(terraform.plan())
                 .as("plan exit code right after apply (2 = changes)")

@@ -16,6 +16,7 @@ import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.ControllerPolicy;
+import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.PolicyStatements;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -179,13 +180,16 @@ class IamStackTest {
                 .containsExactly(principal);
     }
 
-    /** @param nodeRole "created", "node group" or the ARN given as iam_role_arn */
+    /**
+     * @param templateVersion the upstream template the cluster's release copies, "newest" for the newest release's
+     * @param nodeRole "created", "node group" or the ARN given as iam_role_arn
+     */
     @ParameterizedTest(name = "{0}")
     @CsvSource({
         "irsa, v0.30.0, irsa, node group",
-        "pod, 1.14.1, pod, created",
+        "pod, newest, pod, created",
         "v0create, v0.30.0, v0create, created",
-        "v1irsa, 1.14.1, karpenter-events, node group",
+        "v1irsa, newest, karpenter-events, node group",
         "byarn, v0.30.0, byarn, " + PATH_ROLE_ARN
     })
     void controllerPoliciesAreTheUpstreamStatementsScopedToThisClusterQueueAndNodeRole(
@@ -208,8 +212,11 @@ class IamStackTest {
                 "arn:" + partition + ":sqs:" + region + ":" + account + ":" + queue,
                 nodeRoleArn,
                 "ec2.amazonaws.com");
-        Map<String, Set<PolicyStatements.Normalized>> expected =
-                PolicyStatements.upstream(templateVersion, expectedScope);
+        Map<String, Set<PolicyStatements.Normalized>> expected = PolicyStatements.upstream(
+                templateVersion.equals("newest")
+                        ? KarpenterRelease.newest().row().policy().template()
+                        : templateVersion,
+                expectedScope);
 
         Map<String, JsonNode> policiesByName = byField(resources(stack, "aws_iam_policy"), "name");
         assertThat(policiesByName.keySet())

@@ -48,12 +48,13 @@ class InterruptionStackIT {
         moto = MOTO.server();
         // The stack reads the cluster (its version guards stop a plan before anything is applied), so it must exist.
         moto.createEksCluster(CLUSTER, "1.34");
-        Synthesized synthesized = Synthesized.of(TestConfigs.parse("""
+        Synthesized synthesized =
+                Synthesized.of(TestConfigs.parse("""
                 cluster_name = "%s"
                 region = "%s"
-                karpenter_chart_version = "1.14.1"
+                karpenter_chart_version = "%s"
                 tags = { Team = "platform" }
-                """.formatted(CLUSTER, MotoServer.REGION)));
+                """.formatted(CLUSTER, MotoServer.REGION, TestConfigs.V1)));
         terraform = new TerraformRunner(synthesized.stackDir(CLUSTER + "-interruption"), moto);
         terraform.init();
         terraform.validate();

@@ -47,8 +47,8 @@ class InterruptionStackTest {
             .cluster("v030", "v0.30.0", "tags = { Team = \"platform\" }")
             .cluster("v19", "1.9.0")
             .cluster("v110", "1.10.0")
-            .cluster("kms", "1.14.1", "queue_name = \"karpenter-kms\"", "queue_kms_key_id = \"" + KEY_ARN + "\"")
-            .cluster(LONGEST_CLUSTER, "1.14.1")
+            .cluster("kms", TestConfigs.V1, "queue_name = \"karpenter-kms\"", "queue_kms_key_id = \"" + KEY_ARN + "\"")
+            .cluster(LONGEST_CLUSTER, TestConfigs.V1)
             .synthesize();
 
     private static JsonNode stack(String cluster) {

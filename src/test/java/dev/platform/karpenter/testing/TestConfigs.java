@@ -7,11 +7,17 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.config.TfvarsFile;
+import dev.platform.karpenter.versions.KarpenterRelease;
 
 /** Cluster configurations for tests, written as tfvars text so they go through the real parser and validation. */
 public final class TestConfigs {
     public static final String V0 = "v0.30.0";
-    public static final String V1 = "1.14.1";
+    /** The newest supported release, as the registry spells it; its minor series ("1.14.x") and key ("1.14"). */
+    public static final String V1 = KarpenterRelease.newest().chartVersion();
+
+    public static final String V1_SERIES = KarpenterRelease.newest().minorSeries();
+    public static final String V1_MINOR =
+            KarpenterRelease.newest().major() + "." + KarpenterRelease.newest().minor();
 
     private TestConfigs() {}
 

@@ -9,14 +9,15 @@ import org.junit.jupiter.api.Test;
 
 /** The guard as synthesized: what the IAM stack records, and the read-back and postcondition in every stack. */
 class StepGuardTest {
-    private static final Synthesized LOCAL = Synthesized.of(TestConfigs.config("1.14.1"));
+    private static final Synthesized LOCAL = Synthesized.of(TestConfigs.config(TestConfigs.V1));
 
     @Test
     void theIamStackRecordsTheVersionAndStation() {
         JsonNode outputs = LOCAL.stack("demo-iam").path("output");
 
-        assertThat(outputs.at("/karpenter_chart_version/value").asText()).isEqualTo("1.14.1");
-        assertThat(outputs.at("/karpenter_upgrade_station/value").asText()).isEqualTo("1.14/latest/v1");
+        assertThat(outputs.at("/karpenter_chart_version/value").asText()).isEqualTo(TestConfigs.V1);
+        assertThat(outputs.at("/karpenter_upgrade_station/value").asText())
+                .isEqualTo(TestConfigs.V1_MINOR + "/latest/v1");
     }
 
     @Test
@@ -24,7 +25,7 @@ class StepGuardTest {
         String file = "jsondecode(file(\"../../terraform.demo-iam.tfstate\")).outputs.";
         for (String stack : new String[] {"demo-iam", "demo-interruption", "demo-karpenter", "demo-nodepools"}) {
             JsonNode guard = LOCAL.stack(stack).at("/output/karpenter_step_guard");
-            assertThat(guard.path("value").asText()).as(stack).isEqualTo("1.14.1");
+            assertThat(guard.path("value").asText()).as(stack).isEqualTo(TestConfigs.V1);
             String station = "fileexists(\"../../terraform.demo-iam.tfstate\") ? try(" + file
                     + "karpenter_upgrade_station.value, \"\") : \"\"";
             assertThat(guard.at("/precondition/condition").asText())
@@ -36,8 +37,9 @@ class StepGuardTest {
             JsonNode refusals = LOCAL.stack(stack).at("/locals/karpenter_upgrade_refusals");
             assertThat(refusals.path("0.30/early/v1alpha5").asText())
                     .isEqualTo(
-                            "karpenter_chart_version 1.14.1 cannot follow it:"
-                                    + " upstream allows no jump from v0.30.x to 1.14.x; the path passes v0.31.4+, v0.32.x, a latest 0.33-0.37"
+                            "karpenter_chart_version " + TestConfigs.V1 + " cannot follow it:"
+                                    + " upstream allows no jump from v0.30.x to " + TestConfigs.V1_SERIES
+                                    + "; the path passes v0.31.4+, v0.32.x, a latest 0.33-0.37"
                                     + " patch, then 1.0.x; the next allowed step is v0.31.5 (bin/upgrade-path prints the whole way)");
             assertThat(refusals.path("1.0/latest/v1beta1").asText())
                     .contains("the next allowed step is the deployed release again with retired_api = \"v1beta1\"");
@@ -50,8 +52,8 @@ class StepGuardTest {
 
     @Test
     void withS3StateTheGuardFirstListsTheStateObjectInTheBucketsRegion() {
-        JsonNode stack = Synthesized.of(
-                        TestConfigs.config("1.14.1", "state_bucket = \"tf-state\"", "state_region = \"eu-west-1\""))
+        JsonNode stack = Synthesized.of(TestConfigs.config(
+                        TestConfigs.V1, "state_bucket = \"tf-state\"", "state_region = \"eu-west-1\""))
                 .stack("demo-karpenter");
 
         JsonNode objects = stack.at("/data/aws_s3_objects/karpenter_deployed_state_object");
@@ -73,7 +75,8 @@ class StepGuardTest {
 
     @Test
     void upgradeOverrideWaivesTheGuardAndTheKubernetesRangeCheckForItsVersionOnly() {
-        Synthesized overridden = Synthesized.of(TestConfigs.config("1.14.1", "upgrade_override = \"1.14.1\""));
+        Synthesized overridden =
+                Synthesized.of(TestConfigs.config(TestConfigs.V1, "upgrade_override = \"" + TestConfigs.V1 + "\""));
 
         assertThat(overridden
                         .stack("demo-iam")
@@ -84,7 +87,7 @@ class StepGuardTest {
                         .stack("demo-iam")
                         .at("/output/karpenter_chart_version/value")
                         .asText())
-                .isEqualTo("1.14.1");
+                .isEqualTo(TestConfigs.V1);
         for (String stack : new String[] {"demo-iam", "demo-karpenter"}) {
             assertThat(overridden.stack(stack).at("/data/aws_eks_cluster").toString())
                     .as(stack)

@@ -55,7 +55,7 @@ class UpgradePathCommandTest {
         String text = out.toString(StandardCharsets.UTF_8);
         assertThat(text)
                 .startsWith("Karpenter v0.30.0 is deployed on cluster demo (pools declared as v1alpha5).\n"
-                        + "7 steps to 1.14.1, each one change of the tfvars and one deploy");
+                        + "7 steps to " + TestConfigs.V1 + ", each one change of the tfvars and one deploy");
         assertThat(text.lines().filter(line -> line.matches("[0-9]+\\. .*")))
                 .containsExactly(
                         "1. karpenter_chart_version = \"v0.31.5\"",
@@ -64,7 +64,7 @@ class UpgradePathCommandTest {
                         "4. karpenter_chart_version = \"0.37.8\"",
                         "5. karpenter_chart_version = \"1.0.14\", keeping the v1beta1 objects (retired_api not \"v1beta1\")",
                         "6. karpenter_chart_version = \"1.0.14\", retired_api = \"v1beta1\"",
-                        "7. karpenter_chart_version = \"1.14.1\"");
+                        "7. karpenter_chart_version = \"" + TestConfigs.V1 + "\"");
         assertThat(text)
                 .contains("   Kubernetes 1.23 to 1.28 (the cluster runs 1.29: OUTSIDE, see below)")
                 .contains("   Pools: NodePool + EC2NodeClass (karpenter.sh/v1beta1) (was Provisioner + AWSNodeTemplate"
@@ -74,7 +74,8 @@ class UpgradePathCommandTest {
                 .contains("kubectl get nodes -l karpenter.sh/provisioner-name prints nothing")
                 .contains("prints only v1")
                 .contains("a) take this step anyway: add upgrade_override = \"v0.31.5\"")
-                .contains("b) install 1.14.1 fresh, keeping IAM and the queue: npx --yes cdktf-cli@0.19.2 destroy"
+                .contains("b) install " + TestConfigs.V1
+                        + " fresh, keeping IAM and the queue: npx --yes cdktf-cli@0.19.2 destroy"
                         + " demo-nodepools demo-karpenter")
                 // the tfvars' ttl_seconds_after_empty stops holding once no Provisioner is declared
                 .contains("Your other settings do not hold for this step: ttl_seconds_after_empty applies to Karpenter"
@@ -96,16 +97,16 @@ class UpgradePathCommandTest {
 
     @Test
     void badInputIsOneLineAndStatus2() throws IOException {
-        Files.writeString(project.resolve("terraform.tfvars"), TestConfigs.tfvars("1.14.1"));
+        Files.writeString(project.resolve("terraform.tfvars"), TestConfigs.tfvars(TestConfigs.V1));
 
         assertThat(run()).isEqualTo(2);
         assertThat(errors()).startsWith("error: no state of demo-iam in ");
         err.reset();
-        assertThat(run("--from", "1.14.1", "--to", "0.37.8")).isEqualTo(2);
+        assertThat(run("--from", TestConfigs.V1, "--to", "0.37.8")).isEqualTo(2);
         assertThat(errors())
-                .isEqualTo(
-                        "error: no supported way from Karpenter 1.14.1 to"
-                                + " 0.37.8: Karpenter 0.37.x cannot read what 1.14.x stores; upstream rolls back one stage only");
+                .isEqualTo("error: no supported way from Karpenter " + TestConfigs.V1 + " to"
+                        + " 0.37.8: Karpenter 0.37.x cannot read what " + TestConfigs.V1_SERIES
+                        + " stores; upstream rolls back one stage only");
         err.reset();
         assertThat(run("--kubernetes", "129")).isEqualTo(2);
         assertThat(errors()).startsWith("error: --kubernetes");

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One moto account and cluster carried from the seed's v0.30.0 to 1.14.1, one allowed step at a time, with the IAM
+ * One moto account and cluster carried from the seed's v0.30.0 to the newest release, one allowed step at a time, with the IAM
  * and interruption stacks synthesized and applied at every step (their state kept in one project directory, as on
  * a laptop). No step deletes or replaces the controller role, the node role or the queue (read from each plan's
  * JSON; the node role is the node group's, as in the seed), every step plans empty right after its apply, and the
@@ -49,11 +49,11 @@ class UpgradeWalkIT {
         Map<String, String> identities = identities();
         assertThat(identities).hasSize(3);
 
-        String refusedJump = refuse("1.14.1");
+        String refusedJump = refuse(TestConfigs.V1);
         assertThat(refusedJump)
-                .contains(
-                        "Karpenter v0.30.0 is deployed (read back from the state of walk-iam):"
-                                + " karpenter_chart_version 1.14.1 cannot follow it: upstream allows no jump from v0.30.x to 1.14.x")
+                .contains("Karpenter v0.30.0 is deployed (read back from the state of walk-iam):"
+                        + " karpenter_chart_version " + TestConfigs.V1
+                        + " cannot follow it: upstream allows no jump from v0.30.x to " + TestConfigs.V1_SERIES)
                 .contains("the next allowed step is v0.31.5");
 
         deploy("v0.31.5");
@@ -68,19 +68,19 @@ class UpgradeWalkIT {
         assertThat(policyNames())
                 .contains("KarpenterController-walk-NodeLifecycleV1beta1", "KarpenterController-walk-ZonalShift");
 
-        String refusedV1beta1 = refuse("1.14.1", "retired_api = \"v1alpha5\"");
+        String refusedV1beta1 = refuse(TestConfigs.V1, "retired_api = \"v1alpha5\"");
         assertThat(refusedV1beta1)
                 .contains("Karpenter 1.0.14 is deployed")
                 .contains("1.1 and later no longer serve v1beta1")
                 .contains("the next allowed step is the deployed release again with retired_api = \"v1beta1\"");
 
         deploy("1.0.14", "retired_api = \"v1beta1\"");
-        deploy("1.14.1", "retired_api = \"v1beta1\"");
+        deploy(TestConfigs.V1, "retired_api = \"v1beta1\"");
         assertThat(policyNames()).doesNotContain("KarpenterController-walk-NodeLifecycleV1beta1");
         assertThat(identities()).as("same role ids and queue after seven steps").isEqualTo(identities);
 
-        System.out.println("step guard, v0.30.0 -> 1.14.1: " + refusedJump);
-        System.out.println("step guard, 1.0.14 (v1beta1 pools) -> 1.14.1: " + refusedV1beta1);
+        System.out.println("step guard, v0.30.0 -> " + TestConfigs.V1 + ": " + refusedJump);
+        System.out.println("step guard, 1.0.14 (v1beta1 pools) -> " + TestConfigs.V1 + ": " + refusedV1beta1);
     }
 
     /** Synthesizes {@code version} and applies the IAM and interruption stacks, checking each plan. */

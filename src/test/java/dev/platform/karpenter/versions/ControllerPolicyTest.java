@@ -7,8 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The controller policy per release against the upstream getting-started templates (copied, with their parameters,
@@ -28,21 +30,21 @@ class ControllerPolicyTest {
             "arn:aws:iam::123456789012:role/eks-node-group-default",
             "ec2.amazonaws.com");
 
-    @ParameterizedTest(name = "{0} uses the statements of the {1} template")
-    @CsvSource({
-        "v0.30.0, v0.30.0",
-        "v0.31.1, v0.30.0",
-        "v0.32.10, v0.32.10",
-        "v0.33.12, 0.37.8",
-        "0.37.8, 0.37.8",
-        "1.0.0, 1.14.1",
-        "1.14.1, 1.14.1"
-    })
-    void hasExactlyTheUpstreamStatementsOfItsGeneration(String chartVersion, String templateVersion) {
-        Map<String, Set<PolicyStatements.Normalized>> expected = PolicyStatements.upstream(templateVersion, DEMO);
+    /** The first and the newest release of every supported minor. */
+    static Stream<KarpenterRelease> releases() {
+        return KarpenterMinor.all().stream()
+                .flatMap(minor -> Stream.of(minor.firstRelease(), minor.newestRelease()))
+                .distinct();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("releases")
+    void hasExactlyTheUpstreamStatementsOfItsPolicyGeneration(KarpenterRelease release) {
+        Map<String, Set<PolicyStatements.Normalized>> expected =
+                PolicyStatements.upstream(release.row().policy().template(), DEMO);
 
         Map<String, Set<PolicyStatements.Normalized>> actual = new LinkedHashMap<>();
-        for (ControllerPolicy.Group group : ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO)) {
+        for (ControllerPolicy.Group group : ControllerPolicy.groups(release, DEMO)) {
             actual.put(
                     group.name(), PolicyStatements.fromDocument(group.document().toJson()));
         }
@@ -53,7 +55,7 @@ class ControllerPolicyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"v0.30.0, 5, 11", "v0.32.10, 5, 15", "0.37.8, 5, 16", "1.14.1, 6, 18"})
+    @CsvSource({"v0.30.0, 5, 11", "v0.32.10, 5, 15", "0.37.8, 5, 16", "1.0.0, 6, 18"})
     void splitsIntoGroupsWithUniqueSids(String chartVersion, int groups, int statements) {
         List<ControllerPolicy.Group> split = ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO);
 
@@ -65,14 +67,13 @@ class ControllerPolicyTest {
                 .hasSize(statements);
     }
 
-    @ParameterizedTest(name = "{0}: policy \"{1}\" grants iam:PassRole on the node role only")
-    @CsvSource({"v0.30.0, IAMIntegration", "0.37.8, IAMIntegration", "1.14.1, IAMIntegration"})
-    void passesOnlyTheNodeRole(String chartVersion, String group) {
-        List<IamPolicyDocument.Statement> passRole =
-                ControllerPolicy.groups(KarpenterRelease.of(chartVersion), DEMO).stream()
-                        .flatMap(g -> g.statements().stream())
-                        .filter(s -> s.actions().contains("iam:PassRole"))
-                        .toList();
+    @ParameterizedTest(name = "{0} grants iam:PassRole on the node role only")
+    @MethodSource("releases")
+    void passesOnlyTheNodeRole(KarpenterRelease release) {
+        List<IamPolicyDocument.Statement> passRole = ControllerPolicy.groups(release, DEMO).stream()
+                .flatMap(g -> g.statements().stream())
+                .filter(s -> s.actions().contains("iam:PassRole"))
+                .toList();
 
         assertThat(passRole)
                 .singleElement()
@@ -102,8 +103,8 @@ class ControllerPolicyTest {
      * (cluster names stop at 50 because of the controller role name; 100 is EKS's own limit).
      */
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"v0.30.0", "1.14.1"})
-    void everyPolicyStaysUnderTheManagedPolicyLimitForTheLongestNames(String chartVersion) {
+    @MethodSource("releases")
+    void everyPolicyStaysUnderTheManagedPolicyLimitForTheLongestNames(KarpenterRelease release) {
         String partition = "aws-us-gov";
         String region = "us-isob-centralwest-9";
         String account = "123456789012";
@@ -120,7 +121,7 @@ class ControllerPolicyTest {
                 nodeRoleArn,
                 "ec2.sc2s.sgov.gov");
 
-        for (ControllerPolicy.Group group : ControllerPolicy.groups(KarpenterRelease.of(chartVersion), longest)) {
+        for (ControllerPolicy.Group group : ControllerPolicy.groups(release, longest)) {
             assertThat(iamSize(group)).as(group.name()).isLessThanOrEqualTo(MANAGED_POLICY_MAX);
         }
     }

@@ -7,16 +7,31 @@ import dev.platform.karpenter.config.ResourceNames;
 import dev.platform.karpenter.versions.InterruptionEvents.Event;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class InterruptionEventsTest {
+    static Stream<KarpenterRelease> newestPatches() {
+        return KarpenterMinor.all().stream().map(KarpenterMinor::newestRelease);
+    }
+
+    /** The capacity reservation warnings from the row that introduces their handling on. */
+    @ParameterizedTest
+    @MethodSource("newestPatches")
+    void capacityReservationWarningsFromTheirFeaturesRowOn(KarpenterRelease release) {
+        assertThat(InterruptionEvents.handledBy(release).contains(InterruptionEvents.CAPACITY_RESERVATION_INTERRUPTION))
+                .isEqualTo(release.row().ordinal()
+                        >= KarpenterMinor.Feature.CAPACITY_RESERVATION_INTERRUPTIONS
+                                .introducedBy()
+                                .ordinal());
+    }
 
     /** Every release handles these four; 1.10 and later also capacity reservation interruptions. */
     @ParameterizedTest(name = "{0}: capacity reservations {1}")
-    @CsvSource({"v0.30.0, false", "v0.31.4, false", "1.0.0, false", "1.9.3, false", "1.10.0, true", "1.14.1, true"})
+    @CsvSource({"v0.30.0, false", "v0.31.4, false", "1.0.0, false", "1.9.2, false", "1.10.0, true", "1.10.2, true"})
     void handlesHealthSpotRebalanceStateChangeAndFrom110CapacityReservations(String chartVersion, boolean capacity) {
         List<Tuple> expected = new ArrayList<>(List.of(
                 tuple("aws.health", "AWS Health Event"),
@@ -33,9 +48,9 @@ class InterruptionEventsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"v0.30.0", "1.14.1"})
-    void ruleSuffixesAreDistinctAndFitTheRuleNameBudget(String chartVersion) {
-        List<String> suffixes = InterruptionEvents.handledBy(KarpenterRelease.of(chartVersion)).stream()
+    @MethodSource("newestPatches")
+    void ruleSuffixesAreDistinctAndFitTheRuleNameBudget(KarpenterRelease release) {
+        List<String> suffixes = InterruptionEvents.handledBy(release).stream()
                 .map(Event::ruleSuffix)
                 .toList();
 

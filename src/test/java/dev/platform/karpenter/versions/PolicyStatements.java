@@ -40,7 +40,7 @@ public final class PolicyStatements {
      * The upstream statements of a template version, grouped by policy, with the template's parameters replaced by
      * the values of {@code scope}.
      *
-     * @param templateVersion "v0.30.0" or "1.14.1": which controller-policy-*.json to read
+     * @param templateVersion a PolicyGeneration template, e.g. "v0.30.0": which controller-policy-*.json to read
      */
     public static Map<String, Set<Normalized>> upstream(String templateVersion, ControllerPolicy.Scope scope) {
         String text = readResource("controller-policy-" + templateVersion + ".json");

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every deploy of the way from the seed's v0.30.0 to 1.14.1 (README, "Upgrading from the seed's v0.30"): the pools
+ * Every deploy of the way from the seed's v0.30.0 to the newest release (README, "Upgrading from the seed's v0.30"): the pools
  * and node classes it declares against the real CRDs of that very release, schema, defaults and CEL rules, with
  * the seed's pool settings (consolidation, 30-day expiry) and a second pool.
  */
@@ -41,7 +41,11 @@ class UpgradeWalkManifestsTest {
                 Arguments.of("0.37.8", "v0.37.8", "v1alpha5", List.of("NodePool", "NodePool", "EC2NodeClass")),
                 Arguments.of("1.0.14", "v1.0.14", "v1alpha5", List.of("NodePool", "NodePool", "EC2NodeClass")),
                 Arguments.of("1.0.14", "v1.0.14", "v1beta1", List.of("NodePool", "NodePool", "EC2NodeClass")),
-                Arguments.of("1.14.1", "v1.14.1", "v1beta1", List.of("NodePool", "NodePool", "EC2NodeClass")));
+                Arguments.of(
+                        TestConfigs.V1,
+                        UpstreamCharts.NEWEST,
+                        "v1beta1",
+                        List.of("NodePool", "NodePool", "EC2NodeClass")));
     }
 
     @ParameterizedTest(name = "{0} retired_api {2}: valid against the {1} CRDs")

@@ -18,6 +18,8 @@ public final class UpstreamCharts {
 
     public static final List<String> V1BETA1 = List.of("v0.32.10", "v0.37.8");
     public static final List<String> V1 = List.of("v1.0.14", "v1.5.8", "v1.10.2", "v1.14.1");
+    /** The newest family: its tag. */
+    public static final String NEWEST = V1.get(V1.size() - 1);
     /** Every family the tests render: all of the above. */
     public static final List<String> SUPPORTED = java.util.stream.Stream.of(V1ALPHA5, V1BETA1, V1)
             .flatMap(List::stream)
