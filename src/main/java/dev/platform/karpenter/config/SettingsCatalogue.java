@@ -296,6 +296,35 @@ public final class SettingsCatalogue {
                             + " affinity (which keeps the controller off nodes Karpenter launched, one per host), so"
                             + " only the parts you set change.");
 
+    public static final Setting<Map<String, Object>> CONTROLLER_VALUES = CONTROLLER
+            .object("controller_values")
+            .byDefault(Map.of())
+            .example("""
+                    {
+                      logLevel       = "debug"
+                      settings       = { featureGates = { spotToSpotConsolidation = true } }
+                      podAnnotations = { "prometheus.io/scrape" = "true", "prometheus.io/port" = "8080" }
+                    }""")
+            .describe(
+                    "any value of the release's chart values.yaml, over what the settings make",
+                    "In upstream's spelling, checked at synth against the deployed release's own values.yaml (an"
+                            + " unknown key names the nearest one). Merged over what the settings above make: maps key"
+                            + " by key, a list or a value replaces, null removes it (the chart's default too), so"
+                            + " replicas here wins over controller_replicas. Refused: what the project sets itself"
+                            + " (settings.clusterName, settings.clusterEndpoint, settings.interruptionQueue,"
+                            + " serviceAccount.name, the eks.amazonaws.com/role-arn annotation). README \"Configuring"
+                            + " anything upstream defines\".");
+
+    public static final Setting<String> CHART_REPOSITORY = CONTROLLER
+            .string("chart_repository")
+            .byDefault("oci://public.ecr.aws/karpenter")
+            .describe(
+                    "OCI repository of the karpenter and karpenter-crd charts",
+                    "A private ECR registry (oci://<account>.dkr.ecr.<region>.amazonaws.com/..., such as a"
+                            + " pull-through cache of ECR Public) is logged in to with its own token and ECR Public is"
+                            + " not asked; any other OCI registry without a token. The controller image moves with"
+                            + " controller_values.controller.image.repository.");
+
     // --- Node pools ------------------------------------------------------------------------------------------
     public static final Section NODE_POOLS_SECTION = section(
             "Node pools",
