@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -66,6 +67,15 @@ public final class ConfigLoader {
 
     /** Like {@link #load(Path, Map)}, for the files {@link #files(Path)} lists. */
     public static List<ClusterConfig> load(List<Path> files, Map<String, String> env) {
+        return load(files, env, config -> {});
+    }
+
+    /**
+     * Like {@link #load(List, Map)}, with {@code check} applied to each configuration as soon as it is built, its
+     * {@link ConfigException} named after the file like any other: checks that need more than config knows (the
+     * rendered pools and node classes against the release's CRDs, nodepools.manifest.SpecCheck).
+     */
+    public static List<ClusterConfig> load(List<Path> files, Map<String, String> env, Consumer<ClusterConfig> check) {
         Map<String, Object> overrides = new HashMap<>();
         BACKEND_ENV_OVERRIDES.forEach((variable, key) -> {
             String value = env.get(variable);
@@ -83,6 +93,7 @@ public final class ConfigLoader {
                 Map<String, Object> variables = new HashMap<>(TfvarsFile.parse(file));
                 variables.putAll(overrides);
                 config = fromVariables(variables);
+                check.accept(config);
             } catch (ConfigException e) {
                 throw e.in(file.toString());
             }

@@ -61,6 +61,8 @@ public record PoolSettings(
         return read(
                 settings,
                 DEFAULT_POOL,
+                NodeClassSettings.DEFAULT_NODE_CLASS,
+                settings.get(SettingsCatalogue.NODE_POOL_SPEC),
                 new PoolSettings(
                         DEFAULT_POOL,
                         defaultOf(CAPACITY_TYPES),
@@ -91,7 +93,12 @@ public record PoolSettings(
                 NODE_POOL_NAME.key(),
                 "must not be \"default\" (the pool of the top-level settings)",
                 name);
-        PoolSettings pool = read(settings, name, inherited);
+        PoolSettings pool = read(
+                settings,
+                name,
+                settings.get(SettingsCatalogue.NODE_POOL_NODE_CLASS),
+                settings.get(SettingsCatalogue.NODE_POOL_ENTRY_SPEC),
+                inherited);
         settings.rejectUnknownKeys();
         return pool;
     }
@@ -100,7 +107,8 @@ public record PoolSettings(
         return setting.defaultValue().orElseThrow();
     }
 
-    private static PoolSettings read(Settings settings, String name, PoolSettings inherited) {
+    private static PoolSettings read(
+            Settings settings, String name, String nodeClass, Map<String, Object> spec, PoolSettings inherited) {
         List<String> categories = settings.optional(INSTANCE_CATEGORIES).orElse(inherited.instanceCategories);
         for (String category : categories) {
             ConfigException.requireMatch(
@@ -138,8 +146,8 @@ public record PoolSettings(
                 labels.isEmpty() ? inherited.labels : labels,
                 taints.isEmpty() ? inherited.taints : taints,
                 requirements.isEmpty() ? inherited.requirements : requirements,
-                NodeClassSettings.DEFAULT_NODE_CLASS,
-                Map.of());
+                nodeClass,
+                spec);
     }
 
     /** Each object of a list setting as a {@code T}, errors naming its index: node_taints[1]. */

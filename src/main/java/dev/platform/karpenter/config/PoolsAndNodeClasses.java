@@ -94,15 +94,74 @@ public record PoolsAndNodeClasses(
                             + " every instance, volume and launch template Karpenter creates, which Karpenter tags with it itself;"
                             + " remove it or choose another key");
                 }));
-        String amiVersion = amiVersion(settings, apis, amiFamily);
+        String amiVersion = amiVersion(settings.get(AMI_VERSION), apis, amiFamily);
         NodeClassSettings defaultClass = new NodeClassSettings(
-                NodeClassSettings.DEFAULT_NODE_CLASS, amiFamily, amiVersion, tagKey, tagValue, tags, Map.of());
+                NodeClassSettings.DEFAULT_NODE_CLASS,
+                amiFamily,
+                amiVersion,
+                tagKey,
+                tagValue,
+                tags,
+                settings.get(SettingsCatalogue.NODE_CLASS_SPEC));
+        List<NodeClassSettings> nodeClasses = new ArrayList<>(List.of(defaultClass));
+        List<Map<String, Object>> extraClasses = settings.get(SettingsCatalogue.NODE_CLASSES);
+        for (int i = 0; i < extraClasses.size(); i++) {
+            try {
+                NodeClassSettings nodeClass = nodeClass(Settings.nodeClass(extraClasses.get(i)), defaultClass, apis);
+                if (nodeClasses.stream().anyMatch(other -> other.name().equals(nodeClass.name()))) {
+                    throw new ConfigException(
+                            "name " + ConfigException.quote(nodeClass.name()) + " is used by another node class");
+                }
+                nodeClasses.add(nodeClass);
+            } catch (ConfigException e) {
+                throw e.in("node_classes[" + i + "]");
+            }
+        }
+        for (int i = 1; i < pools.size(); i++) {
+            String nodeClass = pools.get(i).nodeClass();
+            if (nodeClasses.stream().noneMatch(known -> known.name().equals(nodeClass))) {
+                throw new ConfigException("node_pools[" + (i - 1) + "]: node_class " + ConfigException.quote(nodeClass)
+                        + " is not a node class; use \"default\" or a name from node_classes ("
+                        + ConfigException.quoteAll(nodeClasses.stream()
+                                .map(NodeClassSettings::name)
+                                .toList())
+                        + ")");
+            }
+        }
         return new PoolsAndNodeClasses(
-                List.copyOf(pools), List.of(defaultClass), hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE));
+                List.copyOf(pools), List.copyOf(nodeClasses), hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE));
     }
 
-    private static String amiVersion(Settings settings, DeclaredApis apis, AmiFamily family) {
-        String version = settings.get(AMI_VERSION);
+    /**
+     * An entry of node_classes: what "default" gets from the typed settings (role, selectors, tags), its own AMI
+     * family (default: that of "default") and AMI version (default: that of "default" for the same family, else
+     * "latest"), and its own spec; nothing of node_class_spec.
+     */
+    private static NodeClassSettings nodeClass(Settings settings, NodeClassSettings defaults, DeclaredApis apis) {
+        String name = settings.required(SettingsCatalogue.NODE_CLASS_NAME);
+        Kubernetes.requireDnsSubdomain(SettingsCatalogue.NODE_CLASS_NAME.key(), name);
+        ConfigException.require(
+                !name.equals(NodeClassSettings.DEFAULT_NODE_CLASS),
+                SettingsCatalogue.NODE_CLASS_NAME.key(),
+                "must not be \"default\" (the node class of the top-level settings and node_class_spec)",
+                name);
+        AmiFamily family = settings.optional(AMI_FAMILY).orElse(defaults.amiFamily());
+        AMI_FAMILY.requireAvailable(family, apis);
+        String version = settings.optional(AMI_VERSION)
+                .orElse(family == defaults.amiFamily() ? defaults.amiVersion() : LATEST_AMI);
+        NodeClassSettings nodeClass = new NodeClassSettings(
+                name,
+                family,
+                amiVersion(version, apis, family),
+                defaults.discoveryTagKey(),
+                defaults.discoveryTagValue(),
+                defaults.tags(),
+                settings.get(SettingsCatalogue.NODE_CLASS_ENTRY_SPEC));
+        settings.rejectUnknownKeys();
+        return nodeClass;
+    }
+
+    private static String amiVersion(String version, DeclaredApis apis, AmiFamily family) {
         if (version.equals(LATEST_AMI)) {
             return LATEST_AMI;
         }

@@ -296,6 +296,35 @@ public final class SettingsCatalogue {
                             + " affinity (which keeps the controller off nodes Karpenter launched, one per host), so"
                             + " only the parts you set change.");
 
+    public static final Setting<Map<String, Object>> CONTROLLER_VALUES = CONTROLLER
+            .object("controller_values")
+            .byDefault(Map.of())
+            .example("""
+                    {
+                      logLevel       = "debug"
+                      settings       = { featureGates = { spotToSpotConsolidation = true } }
+                      podAnnotations = { "prometheus.io/scrape" = "true", "prometheus.io/port" = "8080" }
+                    }""")
+            .describe(
+                    "any value of the release's chart values.yaml, over what the settings make",
+                    "In upstream's spelling, checked at synth against the deployed release's own values.yaml (an"
+                            + " unknown key names the nearest one). Merged over what the settings above make: maps key"
+                            + " by key, a list or a value replaces, null removes it (the chart's default too), so"
+                            + " replicas here wins over controller_replicas. Refused: what the project sets itself"
+                            + " (settings.clusterName, settings.clusterEndpoint, settings.interruptionQueue,"
+                            + " serviceAccount.name, the eks.amazonaws.com/role-arn annotation). README \"Configuring"
+                            + " anything upstream defines\".");
+
+    public static final Setting<String> CHART_REPOSITORY = CONTROLLER
+            .string("chart_repository")
+            .byDefault("oci://public.ecr.aws/karpenter")
+            .describe(
+                    "OCI repository of the karpenter and karpenter-crd charts",
+                    "A private ECR registry (oci://<account>.dkr.ecr.<region>.amazonaws.com/..., such as a"
+                            + " pull-through cache of ECR Public) is logged in to with its own token and ECR Public is"
+                            + " not asked; any other OCI registry without a token. The controller image moves with"
+                            + " controller_values.controller.image.repository.");
+
     // --- Node pools ------------------------------------------------------------------------------------------
     public static final Section NODE_POOLS_SECTION = section(
             "Node pools",
@@ -306,6 +335,7 @@ public final class SettingsCatalogue {
     public static final Setting<AmiFamily> AMI_FAMILY = NODE_POOLS_SECTION
             .choice("ami_family", AmiFamily.class)
             .byDefault(AmiFamily.BOTTLEROCKET)
+            .alsoIn(Scope.NODE_CLASS)
             .describe(
                     "operating system of the nodes",
                     "Bottlerocket nodes get a 4Gi OS and a 20Gi data gp3 volume. AL2 runs on Kubernetes up to 1.32:"
@@ -314,6 +344,7 @@ public final class SettingsCatalogue {
     public static final Setting<String> AMI_VERSION = NODE_POOLS_SECTION
             .string("ami_version")
             .byDefault(PoolsAndNodeClasses.LATEST_AMI)
+            .alsoIn(Scope.NODE_CLASS)
             .releases(ReleaseSpan.where(apis -> NodePoolRules.of(apis).hasAmiAlias(), "v1 EC2NodeClass alias"))
             .describe(
                     "AMI release of the node class alias",
@@ -461,6 +492,18 @@ public final class SettingsCatalogue {
             .onlyIn(Scope.NODE_POOL)
             .describe("name of the pool: a Kubernetes name other than \"default\"");
 
+    public static final Setting<String> NODE_POOL_NODE_CLASS = NODE_POOLS_SECTION
+            .string("node_class")
+            .byDefault(NodeClassSettings.DEFAULT_NODE_CLASS)
+            .onlyIn(Scope.NODE_POOL)
+            .describe("the node class the pool's nodes are launched with: \"default\" or a name from node_classes");
+
+    public static final Setting<Map<String, Object>> NODE_POOL_ENTRY_SPEC = NODE_POOLS_SECTION
+            .object("spec")
+            .byDefault(Map.of())
+            .onlyIn(Scope.NODE_POOL)
+            .describe("upstream NodePool (0.30/0.31: Provisioner) spec fields of the pool, as node_pool_spec");
+
     public static final Setting<List<Map<String, Object>>> NODE_POOLS = NODE_POOLS_SECTION
             .objects("node_pools")
             .byDefault(List.of())
@@ -479,6 +522,74 @@ public final class SettingsCatalogue {
                     "Each entry has a name and may set " + keysIn(Scope.NODE_POOL)
                             + "; what it leaves out it takes from the settings"
                             + " above (an empty list or map counts as left out).");
+
+    public static final Setting<Map<String, Object>> NODE_POOL_SPEC = NODE_POOLS_SECTION
+            .object("node_pool_spec")
+            .byDefault(Map.of())
+            .example("""
+                    {
+                      disruption = {
+                        budgets = [
+                          { nodes = "10%" },
+                          # no voluntary disruption on weekdays 09:00-17:00 UTC
+                          { nodes = "0", schedule = "0 9 * * mon-fri", duration = "8h" }
+                        ]
+                      }
+                    }""")
+            .describe(
+                    "upstream NodePool (0.30/0.31: Provisioner) spec fields of the pool \"default\"",
+                    "Any field of the deployed release's NodePool .spec (Provisioner .spec on 0.30/0.31), in"
+                            + " upstream's spelling, merged over what the settings above produce: maps key by key, a"
+                            + " list or a value replaces, null removes; quote keys that need it (limits = {"
+                            + " \"nvidia.com/gpu\" = 16 }). Checked at synth against that release's CRD. The project"
+                            + " sets nodeClassRef (providerRef) itself: use node_class. Not inherited by node_pools.");
+
+    public static final Setting<Map<String, Object>> NODE_CLASS_SPEC = NODE_POOLS_SECTION
+            .object("node_class_spec")
+            .byDefault(Map.of())
+            .example("""
+                    {
+                      metadataOptions = { httpPutResponseHopLimit = 2 }
+                    }""")
+            .describe(
+                    "upstream EC2NodeClass (0.30/0.31: AWSNodeTemplate) spec fields of the node class \"default\"",
+                    "Any field of the deployed release's EC2NodeClass .spec (AWSNodeTemplate .spec on 0.30/0.31),"
+                            + " merged and checked as node_pool_spec. The project sets role and instanceProfile itself:"
+                            + " every node class uses its node role, so iam:PassRole stays exact.");
+
+    public static final Setting<String> NODE_CLASS_NAME = NODE_POOLS_SECTION
+            .string("name")
+            .required("\"gpu\"")
+            .onlyIn(Scope.NODE_CLASS)
+            .describe("name of the node class: a Kubernetes name other than \"default\"");
+
+    public static final Setting<Map<String, Object>> NODE_CLASS_ENTRY_SPEC = NODE_POOLS_SECTION
+            .object("spec")
+            .byDefault(Map.of())
+            .onlyIn(Scope.NODE_CLASS)
+            .describe("upstream EC2NodeClass (0.30/0.31: AWSNodeTemplate) spec fields, as node_class_spec");
+
+    public static final Setting<List<Map<String, Object>>> NODE_CLASSES = NODE_POOLS_SECTION
+            .objects("node_classes")
+            .byDefault(List.of())
+            .example("""
+                    [
+                      {
+                        name       = "gpu"
+                        ami_family = "AL2023"
+                        spec = {
+                          blockDeviceMappings = [
+                            { deviceName = "/dev/xvda", ebs = { volumeSize = "300Gi", volumeType = "gp3", encrypted = true } }
+                          ]
+                        }
+                      }
+                    ]""")
+            .describe(
+                    "more node classes beside \"default\", for pools that name them in node_class",
+                    "Each starts from what \"default\" gets from the settings above (node role, AMI alias, subnet"
+                            + " and security group selectors, tags, the block devices of its family), then its own"
+                            + " ami_family and ami_version (default: those of \"default\"), then its spec; nothing of"
+                            + " node_class_spec.");
 
     // --- Tags ------------------------------------------------------------------------------------------------
     public static final Section TAGS_SECTION = section("Tags", "", "");

@@ -2,6 +2,7 @@ package dev.platform.karpenter.run;
 
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.ConfigLoader;
+import dev.platform.karpenter.nodepools.manifest.SpecCheck;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -49,7 +50,7 @@ public final class Main {
                 // the staging directory they write to goes, and nothing else was touched.
                 try (Synthesis synthesis =
                         Synthesis.start(tfvarsFiles.size(), staging, settings.stateDirFromStack(), processes)) {
-                    synthesis.complete(ConfigLoader.load(tfvarsFiles, env));
+                    synthesis.complete(ConfigLoader.load(tfvarsFiles, env, SpecCheck::requireValid));
                 }
                 OutputDirectory.Lock lock = output.lock(out);
                 try {

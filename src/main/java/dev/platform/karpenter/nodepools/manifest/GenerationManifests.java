@@ -3,6 +3,7 @@ package dev.platform.karpenter.nodepools.manifest;
 import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
+import dev.platform.karpenter.versions.ApiGeneration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,12 +15,29 @@ import java.util.Map;
  */
 public abstract sealed class GenerationManifests implements NodePoolManifests
         permits V1Alpha5Manifests, V1Beta1Manifests, V1Manifests {
+    static final String NODE_CLASS_REF_REASON = "is set from node_class: name the node class there";
+    static final String ROLE_REASON =
+            "is set by the project: every node class uses the project's node role (node_group_name, iam_role_arn or"
+                    + " create_iam_role), so the controller's iam:PassRole names exactly that role";
+    static final Map<List<String>, String> OWNED_ROLE_FIELDS =
+            Map.of(List.of("role"), ROLE_REASON, List.of("instanceProfile"), ROLE_REASON);
+    static final String V0_INSTANCE_PROFILE_REASON =
+            "is set by the project: nodes take the instance profile it makes for the project's node role"
+                    + " (node_group_name, iam_role_arn or create_iam_role), the controller's default instance profile";
+
+    private final ApiGeneration generation;
     private final KubernetesObject.Type poolType;
     private final KubernetesObject.Type nodeClassType;
 
-    GenerationManifests(KubernetesObject.Type poolType, KubernetesObject.Type nodeClassType) {
+    GenerationManifests(ApiGeneration generation, KubernetesObject.Type poolType, KubernetesObject.Type nodeClassType) {
+        this.generation = generation;
         this.poolType = poolType;
         this.nodeClassType = nodeClassType;
+    }
+
+    /** The generation this converts to. */
+    public ApiGeneration generation() {
+        return generation;
     }
 
     /** The kind and apiVersion of this generation's pools. */
@@ -32,21 +50,46 @@ public abstract sealed class GenerationManifests implements NodePoolManifests
         return nodeClassType;
     }
 
+    /**
+     * Fields of this generation's pool spec that the project sets itself, each with the reason (and the setting
+     * to use), as paths from the spec.
+     */
+    abstract Map<List<String>, String> ownedPoolFields();
+
+    /** The same for the node class spec. */
+    abstract Map<List<String>, String> ownedNodeClassFields();
+
     /** The pool's spec as the typed settings describe it, in this generation's shape. */
     abstract Object poolSpec(PoolSettings pool);
 
     /** The node class's spec as the typed settings describe it, in this generation's shape. */
     abstract Object nodeClassSpec(NodeClassSettings nodeClass, String nodeRoleName);
 
+    /** The pool's object: what its typed settings produce, its spec merged over that. */
+    KubernetesObject<Map<String, Object>> pool(PoolSettings pool) {
+        return poolType.named(pool.name(), SpecMerge.over(ManifestYaml.tree(poolSpec(pool)), pool.spec()));
+    }
+
+    /** The node class's object: what its typed settings produce, its spec merged over that. */
+    KubernetesObject<Map<String, Object>> nodeClass(NodeClassSettings nodeClass, String nodeRoleName) {
+        return nodeClassType.named(
+                nodeClass.name(),
+                SpecMerge.over(ManifestYaml.tree(nodeClassSpec(nodeClass, nodeRoleName)), nodeClass.spec()));
+    }
+
+    @Override
+    public List<GenerationManifests> generations() {
+        return List.of(this);
+    }
+
     @Override
     public final List<KubernetesObject<Map<String, Object>>> render(PoolsAndNodeClasses settings, String nodeRoleName) {
         List<KubernetesObject<Map<String, Object>>> objects = new ArrayList<>();
         for (PoolSettings pool : settings.pools()) {
-            objects.add(poolType.named(pool.name(), ManifestYaml.tree(poolSpec(pool))));
+            objects.add(pool(pool));
         }
         for (NodeClassSettings nodeClass : settings.nodeClasses()) {
-            objects.add(
-                    nodeClassType.named(nodeClass.name(), ManifestYaml.tree(nodeClassSpec(nodeClass, nodeRoleName))));
+            objects.add(nodeClass(nodeClass, nodeRoleName));
         }
         return List.copyOf(objects);
     }

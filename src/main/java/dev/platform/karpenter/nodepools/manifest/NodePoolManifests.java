@@ -53,6 +53,9 @@ public interface NodePoolManifests {
         return List.of();
     }
 
+    /** The generations whose objects {@link #render} returns, oldest first. */
+    List<GenerationManifests> generations();
+
     /** Name of the plain file for {@code kubectl apply -f}: the seed's name on 0.x. */
     default String plainFileName() {
         return "nodepool.yaml";

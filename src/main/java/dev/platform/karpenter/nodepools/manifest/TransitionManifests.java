@@ -25,6 +25,13 @@ record TransitionManifests(NodePoolManifests previous, NodePoolManifests next) i
     }
 
     @Override
+    public List<GenerationManifests> generations() {
+        List<GenerationManifests> both = new ArrayList<>(previous.generations());
+        both.addAll(next.generations());
+        return List.copyOf(both);
+    }
+
+    @Override
     public String plainFileName() {
         return next.plainFileName();
     }

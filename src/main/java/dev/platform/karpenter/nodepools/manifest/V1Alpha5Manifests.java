@@ -53,7 +53,19 @@ final class V1Alpha5Manifests extends GenerationManifests {
             Map<String, String> tags) {}
 
     V1Alpha5Manifests() {
-        super(PROVISIONER, AWS_NODE_TEMPLATE);
+        super(ApiGeneration.V1ALPHA5, PROVISIONER, AWS_NODE_TEMPLATE);
+    }
+
+    @Override
+    Map<List<String>, String> ownedPoolFields() {
+        return Map.of(
+                List.of("providerRef"), GenerationManifests.NODE_CLASS_REF_REASON,
+                List.of("provider"), GenerationManifests.NODE_CLASS_REF_REASON);
+    }
+
+    @Override
+    Map<List<String>, String> ownedNodeClassFields() {
+        return Map.of(List.of("instanceProfile"), GenerationManifests.V0_INSTANCE_PROFILE_REASON);
     }
 
     /** The node role is not named: nodes take the controller's default instance profile. */

@@ -7,6 +7,9 @@ import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.NodeClaimSpec;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.NodeClassRef;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.Template;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.TemplateMetadata;
+import dev.platform.karpenter.versions.ApiGeneration;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Karpenter 0.32-0.37 (and 1.0 until retired): karpenter.sh/v1beta1 NodePool and karpenter.k8s.aws/v1beta1
@@ -24,7 +27,17 @@ final class V1Beta1Manifests extends GenerationManifests {
     static final KubernetesObject.Type EC2_NODE_CLASS = new KubernetesObject.Type(NODE_CLASS_API, NODE_CLASS_KIND);
 
     V1Beta1Manifests() {
-        super(NODE_POOL, EC2_NODE_CLASS);
+        super(ApiGeneration.V1BETA1, NODE_POOL, EC2_NODE_CLASS);
+    }
+
+    @Override
+    Map<List<String>, String> ownedPoolFields() {
+        return Map.of(List.of("template", "spec", "nodeClassRef"), GenerationManifests.NODE_CLASS_REF_REASON);
+    }
+
+    @Override
+    Map<List<String>, String> ownedNodeClassFields() {
+        return GenerationManifests.OWNED_ROLE_FIELDS;
     }
 
     @Override

@@ -7,7 +7,9 @@ import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.NodeClaimSpec;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.NodeClassRef;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.Template;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.TemplateMetadata;
+import dev.platform.karpenter.versions.ApiGeneration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Karpenter 1.x: karpenter.sh/v1 NodePool and karpenter.k8s.aws/v1 EC2NodeClass, as upstream's getting-started
@@ -24,7 +26,17 @@ final class V1Manifests extends GenerationManifests {
     static final String DEFAULT_CONSOLIDATE_AFTER = "1m";
 
     V1Manifests() {
-        super(NODE_POOL, EC2_NODE_CLASS);
+        super(ApiGeneration.V1, NODE_POOL, EC2_NODE_CLASS);
+    }
+
+    @Override
+    Map<List<String>, String> ownedPoolFields() {
+        return Map.of(List.of("template", "spec", "nodeClassRef"), GenerationManifests.NODE_CLASS_REF_REASON);
+    }
+
+    @Override
+    Map<List<String>, String> ownedNodeClassFields() {
+        return GenerationManifests.OWNED_ROLE_FIELDS;
     }
 
     /** The alias implies the AMI family. */

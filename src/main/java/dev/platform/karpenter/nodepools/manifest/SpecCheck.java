@@ -1,0 +1,142 @@
+package dev.platform.karpenter.nodepools.manifest;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.ConfigException;
+import dev.platform.karpenter.config.NodeClassSettings;
+import dev.platform.karpenter.config.PoolSettings;
+import dev.platform.karpenter.config.PoolsAndNodeClasses;
+import dev.platform.karpenter.schema.ReleaseSchemas;
+import dev.platform.karpenter.schema.Violation;
+import dev.platform.karpenter.versions.DeclaredApis;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The upstream fields users write (node_pool_spec, node_class_spec, the spec of node_pools and node_classes
+ * entries) checked at synth against the CRDs of the release being deployed, in every generation it declares: each
+ * pool and node class that has a spec is rendered as it would be applied and validated as the API server would
+ * (schema and CEL rules). Fields the project owns are refused first, with the reason. Objects without a spec are
+ * what the typed settings produce, which the tests validate for every release.
+ */
+public final class SpecCheck {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The node role as the API server sees it once Terraform resolved the reference. */
+    private static final String ROLE = "KarpenterNodeRole";
+
+    private SpecCheck() {}
+
+    /**
+     * Fails on the first spec field the release refuses, in one line naming the setting and the field, e.g.
+     * {@code node_pool_spec.disruption.budgets[0].nodes: "150%" does not match ... (NodePool, Karpenter 1.14.1)}.
+     */
+    public static void requireValid(ClusterConfig config) {
+        PoolsAndNodeClasses settings = config.poolsAndClasses();
+        boolean anySpec =
+                settings.pools().stream().anyMatch(pool -> !pool.spec().isEmpty())
+                        || settings.nodeClasses().stream()
+                                .anyMatch(nodeClass -> !nodeClass.spec().isEmpty());
+        if (!anySpec) {
+            return;
+        }
+        List<GenerationManifests> generations =
+                NodePoolManifests.forApis(config.apis()).generations();
+        for (GenerationManifests generation : generations) {
+            forEachSpec(
+                    settings,
+                    (setting, spec) -> requireNotOwned(setting, spec, generation.ownedPoolFields()),
+                    (setting, spec) -> requireNotOwned(setting, spec, generation.ownedNodeClassFields()));
+        }
+        ReleaseSchemas schemas = ReleaseSchemas.of(config.release());
+        for (GenerationManifests generation : generations) {
+            // Named where the release declares a generation other than its own (0.32 beside v1alpha5, 1.0 keeping
+            // v1beta1), so the line says which one refused.
+            String kindSuffix = generation.generation() == config.release().apiGeneration()
+                    ? ""
+                    : " " + DeclaredApis.spelling(generation.generation());
+            List<PoolSettings> pools = settings.pools();
+            for (int i = 0; i < pools.size(); i++) {
+                if (!pools.get(i).spec().isEmpty()) {
+                    requireAccepted(schemas, generation.pool(pools.get(i)), poolSetting(i), config, kindSuffix);
+                }
+            }
+            List<NodeClassSettings> nodeClasses = settings.nodeClasses();
+            for (int i = 0; i < nodeClasses.size(); i++) {
+                if (!nodeClasses.get(i).spec().isEmpty()) {
+                    requireAccepted(
+                            schemas,
+                            generation.nodeClass(nodeClasses.get(i), ROLE),
+                            nodeClassSetting(i),
+                            config,
+                            kindSuffix);
+                }
+            }
+        }
+    }
+
+    /** node_pool_spec for the pool "default", node_pools[N].spec for the others. */
+    static String poolSetting(int index) {
+        return index == 0 ? "node_pool_spec" : "node_pools[" + (index - 1) + "].spec";
+    }
+
+    /** node_class_spec for the node class "default", node_classes[N].spec for the others. */
+    static String nodeClassSetting(int index) {
+        return index == 0 ? "node_class_spec" : "node_classes[" + (index - 1) + "].spec";
+    }
+
+    private interface SpecVisitor {
+        void visit(String setting, Map<String, Object> spec);
+    }
+
+    private static void forEachSpec(PoolsAndNodeClasses settings, SpecVisitor pools, SpecVisitor nodeClasses) {
+        for (int i = 0; i < settings.pools().size(); i++) {
+            pools.visit(poolSetting(i), settings.pools().get(i).spec());
+        }
+        for (int i = 0; i < settings.nodeClasses().size(); i++) {
+            nodeClasses.visit(nodeClassSetting(i), settings.nodeClasses().get(i).spec());
+        }
+    }
+
+    private static void requireNotOwned(String setting, Map<String, Object> spec, Map<List<String>, String> owned) {
+        owned.forEach((path, reason) -> {
+            if (present(spec, path)) {
+                throw new ConfigException(setting + "." + String.join(".", path) + " " + reason);
+            }
+        });
+    }
+
+    /** Whether the user wrote {@code path}, even as null (removing an owned field is changing it). */
+    private static boolean present(Map<String, Object> spec, List<String> path) {
+        Object at = spec;
+        for (int i = 0; i < path.size(); i++) {
+            if (!(at instanceof Map<?, ?> map) || !map.containsKey(path.get(i))) {
+                return false;
+            }
+            at = map.get(path.get(i));
+        }
+        return true;
+    }
+
+    private static void requireAccepted(
+            ReleaseSchemas schemas,
+            KubernetesObject<Map<String, Object>> object,
+            String setting,
+            ClusterConfig config,
+            String kindSuffix) {
+        List<Violation> violations = schemas.validateSpec(
+                object.apiVersion(), object.kind(), object.metadata().name(), JSON.valueToTree(object.spec()));
+        if (violations.isEmpty()) {
+            return;
+        }
+        Violation first = violations.get(0);
+        String field = first.path().isEmpty() ? setting : setting + "." + first.path();
+        String suffix = " (" + object.kind() + kindSuffix + ", Karpenter " + config.release() + ")";
+        String message = first.message();
+        // The line's end names the kind and release: shorten the message, not that (room for the file's name).
+        int room = ConfigException.MAX_LENGTH - 60 - field.length() - suffix.length();
+        if (message.length() > room) {
+            message = message.substring(0, Math.max(20, room - 3)) + "...";
+        }
+        throw new ConfigException(field + ": " + message + suffix);
+    }
+}
