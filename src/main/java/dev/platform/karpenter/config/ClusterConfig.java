@@ -93,7 +93,7 @@ public record ClusterConfig(
                 tags,
                 IamSettings.from(settings, apis),
                 InterruptionSettings.from(settings, clusterName),
-                ControllerSettings.from(settings),
+                ControllerSettings.from(settings, release, region),
                 PoolsAndNodeClasses.from(settings, clusterName, apis, tags),
                 StateBackendSettings.from(settings, region),
                 apis,

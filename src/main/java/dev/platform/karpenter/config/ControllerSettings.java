@@ -6,6 +6,7 @@ import static dev.platform.karpenter.config.SettingsCatalogue.CONTROLLER_RESOURC
 import static dev.platform.karpenter.config.SettingsCatalogue.CONTROLLER_TOLERATIONS;
 import static dev.platform.karpenter.config.SettingsCatalogue.STS_REGIONAL_ENDPOINTS;
 
+import dev.platform.karpenter.versions.KarpenterRelease;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,17 +25,22 @@ import java.util.Set;
  * @param tolerations          controller_tolerations: tolerations of the controller pods (empty: the chart's)
  * @param affinity             controller_affinity: Kubernetes affinity of the controller pods (empty: the chart's),
  *                             whole numbers as Long so they render as 100, not 100.0
+ * @param chartValues          controller_values: chart values over what the typed settings make, checked against
+ *                             the release's values.yaml (maps in order; a null drops the value, the chart's too)
+ * @param chartRepository      chart_repository: where both charts come from
  */
 public record ControllerSettings(
         boolean stsRegionalEndpoints,
         int replicas,
         ControllerResources resources,
         List<Toleration> tolerations,
-        Map<String, Object> affinity) {
+        Map<String, Object> affinity,
+        Map<String, Object> chartValues,
+        ChartRepository chartRepository) {
 
     private static final Set<String> AFFINITY_KINDS = Set.of("nodeAffinity", "podAffinity", "podAntiAffinity");
 
-    static ControllerSettings from(Settings settings) {
+    static ControllerSettings from(Settings settings, KarpenterRelease release, String region) {
         int replicas = settings.get(CONTROLLER_REPLICAS);
         List<Map<String, Object>> tolerationObjects = settings.get(CONTROLLER_TOLERATIONS);
         List<Toleration> tolerations = new ArrayList<>();
@@ -54,7 +60,9 @@ public record ControllerSettings(
                 replicas,
                 ControllerResources.from(CONTROLLER_RESOURCES.key(), settings.get(CONTROLLER_RESOURCES)),
                 List.copyOf(tolerations),
-                wholeNumbersAsLong(affinity));
+                wholeNumbersAsLong(affinity),
+                ChartValuesSetting.read(settings, release),
+                ChartRepository.from(settings, region));
     }
 
     /** Affinity holds field names, label keys and values, operators and names: none has room for other characters. */

@@ -220,7 +220,7 @@ public final class SettingsCatalogue {
             .describe(
                     "interruption queue",
                     "The SQS queue that receives spot interruption, rebalance, instance state and AWS Health events"
-                            + " (and, from Karpenter "
+                            + " (and, with Karpenter "
                             + ReleaseSpan.where(apis -> apis.release().handlesCapacityReservationInterruptions())
                                     .text()
                             + ", capacity reservation interruptions): 1 to 80 letters, digits, '-' or '_'.");
@@ -263,17 +263,17 @@ public final class SettingsCatalogue {
                     }""")
             .describe(
                     "requests and limits of the controller container",
-                    "Quantities may be numbers or strings (cpu = 1 or \"500m\"). Unset or empty: upstream's guide, 1"
-                            + " CPU and 1Gi requested and as the limit. Setting it replaces both entirely.");
+                    "Quantities may be numbers or strings (cpu = 1 or \"500m\"). Setting it replaces both entirely; unset"
+                            + " or empty, the controller gets upstream's guide's.");
 
     public static final Setting<List<Map<String, Object>>> CONTROLLER_TOLERATIONS = CONTROLLER
             .objects("controller_tolerations")
             .byDefault(List.of())
-            .derivedDefault("the chart's")
+            .derivedDefault("the chart's (tolerate CriticalAddonsOnly)")
             .example("[{ key = \"CriticalAddonsOnly\", operator = \"Exists\", effect = \"NoSchedule\" }]")
             .describe(
                     "tolerations of the controller pods",
-                    "Unset or empty: the chart's (tolerate CriticalAddonsOnly). Fields: key, operator (\"Equal\" or"
+                    "They replace the chart's. Fields: key, operator (\"Equal\" or"
                             + " \"Exists\"), value, effect (" + ConfigException.quoteAll(Kubernetes.TAINT_EFFECTS)
                             + ") and tolerationSeconds (NoExecute only). A value of true or 1 is sent as the string"
                             + " \"true\" or \"1\": Kubernetes accepts only strings there.");
@@ -295,6 +295,35 @@ public final class SettingsCatalogue {
                     "nodeAffinity, podAffinity and/or podAntiAffinity. Helm merges these into the chart's default"
                             + " affinity (which keeps the controller off nodes Karpenter launched, one per host), so"
                             + " only the parts you set change.");
+
+    public static final Setting<Map<String, Object>> CONTROLLER_VALUES = CONTROLLER
+            .object("controller_values")
+            .byDefault(Map.of())
+            .example("""
+                    {
+                      logLevel       = "debug"
+                      settings       = { featureGates = { spotToSpotConsolidation = true } }
+                      podAnnotations = { "prometheus.io/scrape" = "true", "prometheus.io/port" = "8080" }
+                    }""")
+            .describe(
+                    "any value of the release's chart values.yaml, over what the settings make",
+                    "In upstream's spelling, checked at synth against the deployed release's own values.yaml (an"
+                            + " unknown key names the nearest one). Merged over what the settings above make: maps key"
+                            + " by key, a list or a value replaces, null removes it (the chart's default too), so"
+                            + " replicas here wins over controller_replicas. Refused: what the project sets itself"
+                            + " (settings.clusterName, settings.clusterEndpoint, settings.interruptionQueue,"
+                            + " serviceAccount.name, the eks.amazonaws.com/role-arn annotation). README \"Configuring"
+                            + " anything upstream defines\".");
+
+    public static final Setting<String> CHART_REPOSITORY = CONTROLLER
+            .string("chart_repository")
+            .byDefault("oci://public.ecr.aws/karpenter")
+            .describe(
+                    "OCI repository of the karpenter and karpenter-crd charts",
+                    "A private ECR registry (oci://<account>.dkr.ecr.<region>.amazonaws.com/..., such as a"
+                            + " pull-through cache of ECR Public) is logged in to with its own token and ECR Public is"
+                            + " not asked; any other OCI registry without a token. The controller image moves with"
+                            + " controller_values.controller.image.repository.");
 
     // --- Node pools ------------------------------------------------------------------------------------------
     public static final Section NODE_POOLS_SECTION = section(
@@ -319,7 +348,7 @@ public final class SettingsCatalogue {
             .releases(ReleaseSpan.where(apis -> NodePoolRules.of(apis).hasAmiAlias(), "v1 EC2NodeClass alias"))
             .describe(
                     "AMI release of the node class alias",
-                    "The EKS-optimized AMI release of the alias (\"bottlerocket@<ami_version>\"). \"latest\" follows"
+                    "The EKS-optimized AMI release in the alias (\"bottlerocket@<ami_version>\"). \"latest\" follows"
                             + " every AMI release, and Karpenter replaces every node through drift each time one comes"
                             + " out; pin a release for production and move it on purpose: \"v1.10.0\"-style for"
                             + " Bottlerocket, \"v20240625\"-style for AL2023 and AL2.");
@@ -450,7 +479,7 @@ public final class SettingsCatalogue {
             .releases(ReleaseSpan.where(
                     apis -> !NodePoolRules.of(apis).nodeClassDeletionWaitsForNodes(), "v1alpha5 Provisioners"))
             .describe(
-                    "kubectl image of the uninstall hook",
+                    "image with kubectl for the uninstall hook",
                     "On destroy, a Helm pre-delete hook Job deletes this release's Provisioners (by name) and waits"
                             + " until Karpenter has terminated their nodes (Provisioners have no finalizer that would"
                             + " make the uninstall wait). Any image with kubectl on its PATH works (no shell needed; it"
@@ -597,7 +626,7 @@ public final class SettingsCatalogue {
 
     public static final Setting<String> STATE_REGION = STATE.string("state_region")
             .example("\"ap-southeast-1\"")
-            .derivedDefault("region")
+            .derivedDefault("the cluster's region")
             .describe("region of the state bucket");
 
     public static final Setting<String> STATE_KEY_PREFIX = STATE.string("state_key_prefix")

@@ -3,13 +3,18 @@ package dev.platform.karpenter.controller;
 import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.aws.AwsProviders;
 import dev.platform.karpenter.aws.ClusterAccess;
+import dev.platform.karpenter.config.ChartRepository;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.interruption.InterruptionStack;
 import java.util.List;
+import java.util.Optional;
 import software.constructs.Construct;
 
-/** {@code <cluster>-karpenter}: the ECR Public token and the Karpenter CRD and controller Helm releases. */
+/**
+ * {@code <cluster>-karpenter}: the pull token of the charts' registry (ECR Public's, a private ECR registry's, or none
+ * for another registry) and the Karpenter CRD and controller Helm releases.
+ */
 public class ControllerStack extends TerraformStack {
     /** The stack is named {@code <cluster_name>-karpenter}. */
     public static final String CONCERN = "karpenter";
@@ -26,8 +31,13 @@ public class ControllerStack extends TerraformStack {
                 iam.controllerRoleArn(),
                 iam.instanceProfileName(),
                 interruption.queueName());
-        EcrPublicToken token = new EcrPublicToken(this, "ecr-public");
-        clusterAccess.helm().setRegistry(List.of(token.helmRegistryLogin()));
+        ChartRepository repository = config.controller().chartRepository();
+        Optional<RegistryToken> token = switch (repository.registry()) {
+            case ECR_PUBLIC -> Optional.of(new EcrPublicToken(this, "ecr-public"));
+            case ECR -> Optional.of(new EcrToken(this, "ecr", repository, config.region()));
+            case OTHER -> Optional.empty();
+        };
+        token.ifPresent(t -> clusterAccess.helm().setRegistry(List.of(t.helmRegistryLogin())));
         new KarpenterCharts(this, "charts", config, token, values);
     }
 }

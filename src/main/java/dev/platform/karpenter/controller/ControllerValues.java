@@ -30,7 +30,16 @@ import java.util.Optional;
  * {@code ${...}} interpolations inside the quoted scalars; what they resolve to (ARNs, queue and profile names,
  * the https endpoint) never contains a quote or backslash, so the YAML stays valid after interpolation.
  *
+ * <p>controller_values is merged over the typed values last, as Helm merges values files: maps key by key, a list or
+ * scalar replaces, a null stays null (which makes Helm drop the chart's default too). So controller_values overrides
+ * what controller_replicas, controller_resources, controller_tolerations, controller_affinity and
+ * sts_regional_endpoints make; the values the project owns never reach it (config refuses them).
+ *
  * @param defaultInstanceProfile present only where the chart reads one (0.x)
+ * @param affinity               controller_affinity as written
+ * @param overrides              controller_values
+ * @param poolLabels             the pool label of every generation whose pools are declared, which the controller's
+ *                               required node terms exclude
  */
 public record ControllerValues(
         HelmValueKeys keys,
@@ -43,9 +52,11 @@ public record ControllerValues(
         int replicas,
         ControllerResources resources,
         List<Toleration> tolerations,
-        Map<String, Object> affinity) {
+        Map<String, Object> affinity,
+        Map<String, Object> overrides,
+        List<String> poolLabels) {
 
-    public static final String ROLE_ARN_ANNOTATION = "eks.amazonaws.com/role-arn";
+    public static final String ROLE_ARN_ANNOTATION = HelmValueKeys.ROLE_ARN_ANNOTATION;
     public static final String STS_REGIONAL_ENDPOINTS_ANNOTATION = "eks.amazonaws.com/sts-regional-endpoints";
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -79,12 +90,12 @@ public record ControllerValues(
                 config.controller().replicas(),
                 config.controller().resources(),
                 config.controller().tolerations(),
-                offKarpenterNodes(
-                        config.controller().affinity(),
-                        config.apis().rendered().stream()
-                                .map(ApiGeneration::poolLabel)
-                                .distinct()
-                                .toList()));
+                config.controller().affinity(),
+                config.controller().chartValues(),
+                config.apis().rendered().stream()
+                        .map(ApiGeneration::poolLabel)
+                        .distinct()
+                        .toList());
     }
 
     /**
@@ -103,16 +114,22 @@ public record ControllerValues(
         }
         List<Object> patchedTerms = terms.stream()
                 .map(term -> {
-                    Map<String, Object> patched = new LinkedHashMap<>((Map<String, Object>) term);
-                    List<Object> expressions =
-                            new ArrayList<>((List<Object>) patched.getOrDefault("matchExpressions", List.of()));
+                    // Terms as the Kubernetes API takes them; anything else (controller_values is free-form there)
+                    // stays as written for the API server to refuse.
+                    if (!(term instanceof Map<?, ?> termMap)
+                            || !(((Map<String, Object>) termMap).getOrDefault("matchExpressions", List.of())
+                                    instanceof List<?> written)) {
+                        return term;
+                    }
+                    Map<String, Object> patched = new LinkedHashMap<>((Map<String, Object>) termMap);
+                    List<Object> expressions = new ArrayList<>(written);
                     for (String poolLabel : poolLabels) {
                         if (expressions.stream()
                                 .noneMatch(e -> e instanceof Map<?, ?> m && poolLabel.equals(m.get("key")))) {
                             expressions.add(Map.of("key", poolLabel, "operator", "DoesNotExist"));
                         }
                     }
-                    patched.put("matchExpressions", List.copyOf(expressions));
+                    patched.put("matchExpressions", Collections.unmodifiableList(expressions));
                     return (Object) Collections.unmodifiableMap(patched);
                 })
                 .toList();
@@ -125,7 +142,11 @@ public record ControllerValues(
         return Collections.unmodifiableMap(patched);
     }
 
-    /** The values tree; settings left at the chart's default (no resources, tolerations or affinity) are omitted. */
+    /**
+     * The values tree; settings left at the chart's default (no resources, tolerations or affinity) are omitted. The
+     * affinity, merged, keeps the controller off Karpenter's nodes whoever wrote its required node terms.
+     */
+    @SuppressWarnings("unchecked")
     public ObjectNode toTree() {
         ObjectNode root = JSON.createObjectNode();
         put(root, keys.clusterName(), clusterName);
@@ -149,7 +170,26 @@ public record ControllerValues(
         if (!affinity.isEmpty()) {
             put(root, HelmValueKeys.AFFINITY, affinity);
         }
+        merge(root, overrides);
+        String affinityKey = HelmValueKeys.AFFINITY.segments().get(0);
+        if (root.get(affinityKey) instanceof ObjectNode merged) {
+            root.set(
+                    affinityKey, JSON.valueToTree(offKarpenterNodes(JSON.convertValue(merged, Map.class), poolLabels)));
+        }
         return root;
+    }
+
+    /** Helm's merge of a values file over another: maps key by key; lists, scalars and nulls replace. */
+    private static void merge(ObjectNode target, Map<String, Object> overrides) {
+        overrides.forEach((key, value) -> {
+            if (value instanceof Map<?, ?> map && target.get(key) instanceof ObjectNode inner) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> nested = (Map<String, Object>) map;
+                merge(inner, nested);
+            } else {
+                target.set(key, JSON.valueToTree(value));
+            }
+        });
     }
 
     public String toYaml() {

@@ -8,7 +8,7 @@ import imports.helm.provider.HelmProviderRegistry;
 import software.constructs.Construct;
 
 /**
- * A pull token for oci://public.ecr.aws, read through an AWS provider pinned to us-east-1: the ECR Public API
+ * A pull token for oci://public.ecr.aws (chart_repository's default), read through an AWS provider pinned to us-east-1: the ECR Public API
  * exists only there, and a provider in the cluster's region fails with "no such host". The token is only ever
  * referenced ({@code data.aws_ecrpublic_authorization_token.ecr_public.password}), so its value reaches the plan
  * but never the synthesized configuration or an output.
@@ -18,7 +18,7 @@ import software.constructs.Construct;
  * logs in to the registry itself with the token of the current run ({@link #helmRegistryLogin()}), and the
  * provider logs in once per registry host, before any release does.
  */
-public final class EcrPublicToken extends Construct {
+public final class EcrPublicToken extends Construct implements RegistryToken {
     public static final String REGION = "us-east-1";
     public static final String PROVIDER_ALIAS = "us_east_1";
     public static final String REGISTRY = "oci://public.ecr.aws";
@@ -43,7 +43,7 @@ public final class EcrPublicToken extends Construct {
         password = token.getPassword();
     }
 
-    /** A helm provider registry login with this run's token; provider configuration is never stored in state. */
+    @Override
     public HelmProviderRegistry helmRegistryLogin() {
         return HelmProviderRegistry.builder()
                 .url(REGISTRY)
@@ -52,10 +52,12 @@ public final class EcrPublicToken extends Construct {
                 .build();
     }
 
+    @Override
     public String userName() {
         return userName;
     }
 
+    @Override
     public String password() {
         return password;
     }

@@ -12,17 +12,6 @@ public record Violation(String path, String message) {
         message = message.replaceAll("\\s+", " ").trim();
     }
 
-    /** This violation with {@code prefix} in place of the leading {@code from} of its path ("spec" to "node_pool_spec"). */
-    public Violation under(String from, String prefix) {
-        if (path.equals(from)) {
-            return new Violation(prefix, message);
-        }
-        if (path.startsWith(from + ".") || path.startsWith(from + "[")) {
-            return new Violation(prefix + path.substring(from.length()), message);
-        }
-        return this;
-    }
-
     /** {@code path: message}, or the message alone for the whole object. */
     @Override
     public String toString() {

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.versions;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -19,6 +20,9 @@ public record HelmValueKeys(
     public static final ValuePath SERVICE_ACCOUNT_NAME = ValuePath.of("serviceAccount", "name");
 
     public static final ValuePath SERVICE_ACCOUNT_ANNOTATIONS = ValuePath.of("serviceAccount", "annotations");
+    /** The service account annotation that binds the controller role under IRSA. */
+    public static final String ROLE_ARN_ANNOTATION = "eks.amazonaws.com/role-arn";
+
     public static final ValuePath REPLICAS = ValuePath.of("replicas");
     public static final ValuePath CONTROLLER_RESOURCES = ValuePath.of("controller", "resources");
     public static final ValuePath TOLERATIONS = ValuePath.of("tolerations");
@@ -37,6 +41,14 @@ public record HelmValueKeys(
             ValuePath.of("settings", "clusterEndpoint"),
             ValuePath.of("settings", "interruptionQueue"),
             Optional.empty());
+
+    /**
+     * The keys of every generation. The 0.32 chart still takes settings.aws.* (an open map there) and prefers it over
+     * settings.*, so what the app sets is guarded in both spellings.
+     */
+    public static List<HelmValueKeys> everyGeneration() {
+        return List.of(V0, V1);
+    }
 
     /**
      * Karpenter 0.32 while it still runs v1alpha5 Provisioners: their nodes take the instance profile from the

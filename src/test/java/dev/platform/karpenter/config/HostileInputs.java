@@ -105,7 +105,11 @@ public final class HostileInputs {
                 "node_labels = { team = \"$${x}\" }",
                 "controller_affinity = { nodeAffinity = { x = \"$${file(\\\"/etc/passwd\\\")}\" } }",
                 "queue_kms_key_id = \"k\\\"ey\"",
-                "state_key_prefix = \"a\\u0000b\"");
+                "state_key_prefix = \"a\\u0000b\"",
+                "controller_values = { podAnnotations = { note = \"$${file(\\\"/etc/passwd\\\")}\" } }",
+                "controller_values = { podAnnotations = { \"%%{ if true }x%%{ endif }\" = \"v\" } }",
+                "controller_values = { controller = { env = [{ name = \"A\", value = \"$${x}\" }] } }",
+                "chart_repository = \"oci://$${x}/karpenter\"");
         // 3. Inputs that crashed, hung or made a bad message.
         cases.add(reject("crash", BASE.replace("\"demo\"", "null"), "cluster_name"));
         cases.add(reject(
@@ -144,6 +148,10 @@ public final class HostileInputs {
         cases.add(reject("crash", BASE + "node_pools = {}\n", "node_pools"));
         cases.add(reject("crash", BASE + "controller_affinity = \"x\"\n", "controller_affinity"));
         cases.add(reject("crash", BASE + "node_pools = [" + "{ name = \"p\" }, ".repeat(2) + "]\n", "node_pools"));
+        cases.add(reject(
+                "crash", BASE + "controller_values = { settings = { featureGates = [null] } }\n", "controller_values"));
+        cases.add(reject("crash", BASE + "controller_values = { settings = { featureGates = { x = null } } }\n", "x"));
+        cases.add(reject("crash", BASE + "controller_values = [null]\n", "controller_values"));
         // 4. AWS tags.
         rejectEach(
                 cases,
@@ -308,6 +316,10 @@ public final class HostileInputs {
                 ""));
         cases.add(valid.apply(BASE + "tags = { \"\u00dcn\u00efcode\" = \"v\u00e4lue \u65e5\u672c\" }\n"));
         cases.add(valid.apply(BASE + "controller_resources = { requests = { cpu = 0.5, memory = \"512Mi\" } }\n"));
+        cases.add(valid.apply(BASE + "controller_values = { affinity = { nodeAffinity = { "
+                + "requiredDuringSchedulingIgnoredDuringExecution = { nodeSelectorTerms = [null, \"x\"] } } } }\n"));
+        cases.add(valid.apply(
+                BASE + "controller_values = { nodeSelector = null, podAnnotations = { \"a: b\" = \"\\n\" } }\n"));
         return cases;
     }
 

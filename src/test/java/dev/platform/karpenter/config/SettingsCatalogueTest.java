@@ -1,15 +1,20 @@
 package dev.platform.karpenter.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.platform.karpenter.config.Setting.Scope;
+import dev.platform.karpenter.testing.TestConfigs;
+import dev.platform.karpenter.versions.DeclaredApis;
+import dev.platform.karpenter.versions.KarpenterMinor;
+import dev.platform.karpenter.versions.UpgradeSteps;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The catalogue against what the code reads, terraform.tfvars.example and the README. */
+/** The catalogue against what the code reads, and the rules its entries state. */
 class SettingsCatalogueTest {
     private static final Path EXAMPLE = Path.of("terraform.tfvars.example");
 
@@ -19,46 +24,78 @@ class SettingsCatalogueTest {
         ClusterConfig.from(settings);
 
         assertThat(settings.readKeys())
-                .containsExactlyInAnyOrderElementsOf(SettingsCatalogue.in(Setting.Scope.CLUSTER).stream()
+                .containsExactlyInAnyOrderElementsOf(SettingsCatalogue.in(Scope.CLUSTER).stream()
                         .map(Setting::key)
                         .toList());
     }
 
     @Test
-    void everySettingIsInTheExampleAndEveryValueShownThereIsTheDefault() throws IOException {
-        String example = Files.readString(EXAMPLE);
-        Map<String, Object> values = TfvarsFile.parse(EXAMPLE);
-        for (Setting<?> setting : SettingsCatalogue.in(Setting.Scope.CLUSTER)) {
-            assertThat(example)
-                    .as(setting.key())
-                    .containsPattern(Pattern.compile("(?m)^(# )?" + setting.key() + " +="));
-            if (values.containsKey(setting.key()) && setting.defaultValue().isPresent()) {
-                assertThat(Settings.cluster(values).get(setting))
-                        .as(setting.key() + " in the example")
-                        .isEqualTo(setting.defaultValue().get());
+    void aNodePoolsEntryIsReadByTheCataloguesPoolSettingsAndNoOther() {
+        Settings entry = Settings.pool(Map.of("name", "extra"));
+        PoolSettings.extra(entry, PoolSettings.defaults(Settings.cluster(Map.of())));
+
+        assertThat(entry.readKeys())
+                .containsExactlyInAnyOrderElementsOf(SettingsCatalogue.in(Scope.NODE_POOL).stream()
+                        .map(Setting::key)
+                        .toList());
+    }
+
+    @Test
+    void aSettingIsReadOnlyWhereTheCatalogueSaysItMayBeWritten() {
+        assertThatThrownBy(() -> Settings.cluster(Map.of()).optional(SettingsCatalogue.NODE_POOL_NAME))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("name is not read in cluster");
+        assertThatThrownBy(() -> Settings.pool(Map.of()).optional(SettingsCatalogue.REGION))
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> Settings.cluster(Map.of()).string("region", ""))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("read it by its SettingsCatalogue entry");
+    }
+
+    @Test
+    void releaseSpansAreWordedFromTheSupportedReleases() {
+        assertThat(SettingsCatalogue.CONSOLIDATE_AFTER.releases().text()).isEqualTo("0.32 and later");
+        assertThat(SettingsCatalogue.TTL_SECONDS_AFTER_EMPTY.releases().text())
+                .isEqualTo("0.30 to 0.32 (v1alpha5 Provisioners)");
+        assertThat(SettingsCatalogue.AMI_VERSION.releases().text()).isEqualTo("1.x (v1 EC2NodeClass alias)");
+        assertThat(ControllerIdentity.POD_IDENTITY.releases().text()).isEqualTo("1.x");
+        assertThat(ReleaseSpan.ALL.text()).isEqualTo("0.30 and later");
+    }
+
+    @Test
+    void everyReleaseSpanHoldsForSomeSupportedRelease() {
+        List<DeclaredApis> deploys = KarpenterMinor.all().stream()
+                .flatMap(minor -> Stream.of(minor.firstRelease(), minor.newestRelease()))
+                .flatMap(release -> Stream.of(DeclaredApis.keeping(release), DeclaredApis.retiring(release)))
+                .toList();
+        for (Setting<?> setting : SettingsCatalogue.all()) {
+            assertThat(deploys).as(setting.key()).anyMatch(setting.releases()::contains);
+            for (Setting.Allowed allowed : setting.allowed()) {
+                assertThat(deploys).as(setting.key() + " " + allowed.value()).anyMatch(allowed.releases()::contains);
             }
         }
-        assertThat(values.keySet())
-                .allSatisfy(key -> assertThat(SettingsCatalogue.find(key, Setting.Scope.CLUSTER))
-                        .as(key)
-                        .isPresent());
     }
 
     @Test
-    void theExampleSaysWhichSettingsAPoolEntryTakes() throws IOException {
-        String example = Files.readString(EXAMPLE);
-        String poolsComment =
-                example.substring(example.indexOf("# More pools next to"), example.indexOf("# node_pools = ["));
-        for (Setting<?> setting : SettingsCatalogue.in(Setting.Scope.CLUSTER)) {
-            assertThat(poolsComment.contains(setting.key())).as(setting.key()).isEqualTo(setting.inPools());
+    void boundsAndAllowedValuesAreCheckedFromTheEntry() {
+        assertRejected("controller_replicas = 0", "controller_replicas must be at least 1, got 0");
+        assertRejected(
+                "capacity_types = [\"spot\", \"reserved\"]",
+                "capacity_types must contain only \"spot\" or \"on-demand\", got \"reserved\"");
+        assertRejected("ttl_seconds_after_empty = -1", "ttl_seconds_after_empty must not be negative, got -1");
+    }
+
+    private static void assertRejected(String line, String message) {
+        TestConfigs.assertRejected(
+                TestConfigs.tfvars(UpgradeSteps.newestRelease().chartVersion(), line), message);
+    }
+
+    @Test
+    void aSettingIsDeclaredOncePerPlace() {
+        for (Scope scope : Scope.values()) {
+            List<String> keys =
+                    SettingsCatalogue.in(scope).stream().map(Setting::key).toList();
+            assertThat(keys).as(scope.where()).doesNotHaveDuplicates();
         }
-    }
-
-    @Test
-    void theReadmeNamesEverySetting() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
-        assertThat(SettingsCatalogue.all())
-                .allSatisfy(
-                        setting -> assertThat(readme).as(setting.key()).containsPattern("\\b" + setting.key() + "\\b"));
     }
 }

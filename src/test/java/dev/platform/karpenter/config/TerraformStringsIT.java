@@ -79,6 +79,8 @@ class TerraformStringsIT {
         assertThat(controllerValues.at("/affinity/nodeAffinity/hostile"))
                 .containsExactly(
                         JSON.valueToTree(READ_FILE), JSON.valueToTree(LOOP), JSON.valueToTree(ESCAPED_ALREADY));
+        assertThat(controllerValues.path("podAnnotations").path(READ_FILE).asText())
+                .isEqualTo(LOOP);
         JsonNode poolValues = YAML.readTree(evaluated.at("/pool_values/value").asText());
         assertThat(poolValues
                         .at("/manifests/0/spec/template/metadata/labels/loop")
@@ -98,7 +100,9 @@ class TerraformStringsIT {
                 c.controller().replicas(),
                 c.controller().resources(),
                 c.controller().tolerations(),
-                Map.of("nodeAffinity", Map.of("hostile", List.of(READ_FILE, LOOP, ESCAPED_ALREADY))));
+                Map.of("nodeAffinity", Map.of("hostile", List.of(READ_FILE, LOOP, ESCAPED_ALREADY))),
+                Map.of("podAnnotations", Map.of(READ_FILE, LOOP)),
+                c.controller().chartRepository());
         PoolSettings p = c.poolsAndClasses().pools().get(0);
         PoolSettings pool = new PoolSettings(
                 p.name(),

@@ -101,6 +101,43 @@ class ControllerValuesTest {
                         List.of(requirement("karpenter.sh/provisioner-name", "DoesNotExist"), offNodePools))));
     }
 
+    @Test
+    void controllerValuesMergeOverTheTypedValuesKeyByKeyAndKeepTheirNulls() {
+        JsonNode values = render(TestConfigs.config(
+                TestConfigs.V1,
+                "controller_resources = { requests = { cpu = 1, memory = \"1Gi\" } }",
+                "controller_values = {",
+                "  replicas = 1",
+                "  nodeSelector = null",
+                "  controller = { resources = { requests = { memory = \"2Gi\" } } }",
+                "  serviceAccount = { annotations = { \"example.com/team\" = \"a: b\\n\" } }",
+                "}"));
+
+        assertThat(values.path("replicas").asInt()).isEqualTo(1);
+        assertThat(values.has("nodeSelector")).isTrue();
+        assertThat(values.path("nodeSelector").isNull()).isTrue();
+        assertThat(values.at("/controller/resources")).isEqualTo(yaml("requests: {cpu: \"1\", memory: 2Gi}"));
+        assertThat(values.at("/serviceAccount/annotations"))
+                .isEqualTo(yaml("{eks.amazonaws.com/role-arn: \"arn:role\", example.com/team: \"a: b\\n\"}"));
+        assertThat(values.at("/settings/clusterName").asText()).isEqualTo("demo");
+    }
+
+    @Test
+    void requiredNodeTermsTheKubernetesApiWouldRefuseStayAsWritten() {
+        JsonNode values = render(TestConfigs.config(
+                TestConfigs.V1,
+                "controller_values = { affinity = { nodeAffinity = { requiredDuringSchedulingIgnoredDuringExecution"
+                        + " = { nodeSelectorTerms = [null, \"x\", { matchExpressions = null }, {}] } } } }"));
+
+        assertThat(values.at("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms"))
+                .isEqualTo(yaml("""
+                        - null
+                        - x
+                        - {matchExpressions: null}
+                        - matchExpressions: [{key: karpenter.sh/nodepool, operator: DoesNotExist}]
+                        """));
+    }
+
     /** A node affinity whose required terms are {@code terms}, as a user writes it in controller_affinity. */
     private static Map<String, Object> requiredNodeTerms(Map<?, ?>... terms) {
         return Map.of(

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.UpgradeSteps;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -294,6 +295,14 @@ class CrdSchemasTest {
                 .containsExactly(
                         new Violation("spec.ports", "[80,80] holds the same item twice"),
                         new Violation("spec.quantity", "true is a boolean; expected an integer or a string"));
+    }
+
+    @Test
+    void pathsReadAsUsersWriteFieldsWithKeysThatAreNoPlainNamesInBrackets() {
+        assertThat(CrdSchemas.path(List.of("spec", "template", "metadata", "labels", "example.com/team")))
+                .isEqualTo("spec.template.metadata.labels[\"example.com/team\"]");
+        assertThat(CrdSchemas.path(List.of("spec", "disruption", "budgets", 0, "nodes")))
+                .isEqualTo("spec.disruption.budgets[0].nodes");
     }
 
     @Test
