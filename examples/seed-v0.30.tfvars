@@ -1,7 +1,7 @@
 # The seed guide's own setup, as it was written: Karpenter v0.30.0 with a Provisioner and an AWSNodeTemplate,
 # Bottlerocket nodes, IRSA for the controller, the nodes reusing the role of the managed node group "default", and
 # the service account annotated for regional STS endpoints.
-#   KARPENTER_TFVARS=examples/seed-v0.30.tfvars npx --yes cdktf-cli@0.19.2 synth
+#   KARPENTER_TFVARS=examples/seed-v0.30.tfvars bin/cdktf synth
 #
 # Karpenter v0.30 supports Kubernetes 1.23 to 1.27 only, so it runs on no cluster EKS offers today (1.32 to 1.36):
 # only on an existing cluster still at 1.23-1.27 (the plan stops on any other). To move such a cluster to a current

@@ -36,7 +36,7 @@ import java.util.Optional;
 public final class UpgradePathCommand {
     static final int EXIT_BAD_INPUT = 2;
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String DEPLOY = "npx --yes cdktf-cli@0.19.2 deploy '*'";
+    private static final String DEPLOY = CdktfCli.command("deploy '*'");
     private static final String USAGE = "usage: bin/upgrade-path [--from VERSION [--from-api v1alpha5|v1beta1|v1]]"
             + " [--to VERSION] [--kubernetes 1.N] [TFVARS]";
 
@@ -89,7 +89,7 @@ public final class UpgradePathCommand {
             throw new ConfigException("the state of " + stack + " is in s3://"
                     + config.backend().bucket().orElseThrow() + "/"
                     + StateBackends.stateKey(config.backend(), stack) + "; pass --from with its output "
-                    + StepGuard.VERSION_OUTPUT + " (npx --yes cdktf-cli@0.19.2 output " + stack + ")");
+                    + StepGuard.VERSION_OUTPUT + " (" + CdktfCli.command("output " + stack) + ")");
         }
         Path state = projectDir.resolve(StateBackends.localStatePath(stack, "."));
         JsonNode outputs;
@@ -128,7 +128,8 @@ public final class UpgradePathCommand {
             return;
         }
         out.println(steps.size() + " step" + (steps.size() > 1 ? "s" : "") + " to " + target.chartVersion()
-                + ", each one change of the tfvars and one deploy (" + DEPLOY + "):");
+                + ", each one change of the tfvars and one deploy (" + DEPLOY + ", cdktf-cli " + CdktfCli.version()
+                + "):");
         DeclaredApis before = DeclaredApis.keeping(from.release());
         before = before.oldestDeclared() == from.oldestDeclared() ? before : DeclaredApis.retiring(from.release());
         for (int i = 0; i < steps.size(); i++) {
@@ -287,9 +288,9 @@ public final class UpgradePathCommand {
                 + "\" for this deploy (it waives the range check and the step guard for this version only; upstream"
                 + " does not test the combination), then remove it");
         out.println("     b) install " + target.chartVersion()
-                + " fresh, keeping IAM and the queue: npx --yes cdktf-cli@0.19.2"
-                + " destroy " + cluster + "-nodepools " + cluster
-                + "-karpenter (Karpenter drains and terminates its nodes"
+                + " fresh, keeping IAM and the queue: "
+                + CdktfCli.command("destroy " + cluster + "-nodepools " + cluster + "-karpenter")
+                + " (Karpenter drains and terminates its nodes"
                 + " first), then karpenter_chart_version = \"" + target.chartVersion() + "\" and upgrade_override = \""
                 + target.chartVersion() + "\", " + DEPLOY + ", and remove upgrade_override");
     }

@@ -89,7 +89,8 @@ class ClusterGuardsTest {
                     .isEqualTo("EKS cluster demo runs EKS Auto Mode (compute_config enabled): AWS already runs"
                             + " Karpenter there, and a second one would fight it over the same nodes. To install this"
                             + " one beside it for a deliberate migration to Auto Mode, set beside_auto_mode = true"
-                            + " (Karpenter 1.1.x to 1.14.x; README \"Migrating to EKS Auto Mode\"). Nothing was"
+                            + " (Karpenter 1.1.x to " + TestConfigs.V1_SERIES
+                            + "; README \"Migrating to EKS Auto Mode\"). Nothing was"
                             + " changed.");
         }
     }

@@ -37,17 +37,17 @@ class ChartSettingsTest {
                         V1,
                         "controller_values = { settings = { featureGates = { spotToSpotConsolidaton = true } } }",
                         "controller_values.settings.featureGates.spotToSpotConsolidaton: unknown key; did you mean "
-                                + "spotToSpotConsolidation? (chart values of Karpenter 1.14.1)"),
+                                + "spotToSpotConsolidation? (chart values of Karpenter " + TestConfigs.V1 + ")"),
                 refused(
                         V1,
                         "controller_values = { loglevel = \"debug\" }",
                         "controller_values.loglevel: unknown key; did you mean logLevel? (chart values of Karpenter"
-                                + " 1.14.1)"),
+                                + " " + TestConfigs.V1 + ")"),
                 refused(
                         V1,
                         "controller_values = { featureGates = { nodeRepair = true } }",
                         "controller_values.featureGates: unknown key; did you mean settings.featureGates? (chart "
-                                + "values of Karpenter 1.14.1)"),
+                                + "values of Karpenter " + TestConfigs.V1 + ")"),
                 refused(
                         V031,
                         "controller_values = { settings = { featureGates = { spotToSpotConsolidation = true } } }",
@@ -57,32 +57,32 @@ class ChartSettingsTest {
                         V1,
                         "controller_values = { settings = { aws = { enablePodENI = true } } }",
                         "controller_values.settings.aws: unknown key in this release's chart; the nearest is "
-                                + "clusterName (chart values of Karpenter 1.14.1)"),
+                                + "clusterName (chart values of Karpenter " + TestConfigs.V1 + ")"),
                 refused(
                         V1,
                         "controller_values = { settings = { aws = { isolatedVPC = true } } }",
                         "controller_values.settings.aws: unknown key; did you mean settings.isolatedVPC? (chart values"
-                                + " of Karpenter 1.14.1)"),
+                                + " of Karpenter " + TestConfigs.V1 + ")"),
                 refused(
                         V1,
                         "controller_values = { replicas = \"3\" }",
                         "controller_values.replicas: must be a whole number (the chart's default is 2), got a string"
-                                + " (chart values of Karpenter 1.14.1)"),
+                                + " (chart values of Karpenter " + TestConfigs.V1 + ")"),
                 refused(
                         V1,
                         "controller_values = { logLevel = true }",
                         "controller_values.logLevel: must be a string (the chart's default is \"info\"), got true "
-                                + "(chart values of Karpenter 1.14.1)"),
+                                + "(chart values of Karpenter " + TestConfigs.V1 + ")"),
                 refused(
                         V1,
                         "controller_values = { tolerations = { key = \"dedicated\" } }",
-                        "controller_values.tolerations: must be a list, got an object (chart values of Karpenter "
-                                + "1.14.1)"),
+                        "controller_values.tolerations: must be a list, got an object (chart values of Karpenter " + ""
+                                + TestConfigs.V1 + ")"),
                 refused(
                         V1,
                         "controller_values = { podAnnotations = [\"prometheus.io/scrape\"] }",
                         "controller_values.podAnnotations: must be an object, got a list (chart values of Karpenter "
-                                + "1.14.1)"),
+                                + "" + TestConfigs.V1 + ")"),
                 refused(
                         V1,
                         "controller_values = \"debug\"",

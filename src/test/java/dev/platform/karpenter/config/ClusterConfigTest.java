@@ -126,11 +126,11 @@ class ClusterConfigTest {
                         tfvars("1.0.14", "beside_auto_mode = true"),
                         "beside_auto_mode = true needs a Karpenter that can run beside EKS Auto Mode (AWS's migration"
                                 + " to Auto Mode starts from 1.1 or later), but karpenter_chart_version is \"1.0.14\":"
-                                + " allowed 1.1.x to 1.14.x"),
+                                + " allowed 1.1.x to " + TestConfigs.V1_SERIES + ""),
                 Arguments.of(
                         "beside Auto Mode on 0.x",
                         tfvars(V0, "beside_auto_mode = true"),
-                        "karpenter_chart_version is \"v0.30.0\": allowed 1.1.x to 1.14.x"),
+                        "karpenter_chart_version is \"v0.30.0\": allowed 1.1.x to " + TestConfigs.V1_SERIES + ""),
                 Arguments.of(
                         "retiring on 0.31",
                         tfvars(V0, "retired_api = \"v1alpha5\""),

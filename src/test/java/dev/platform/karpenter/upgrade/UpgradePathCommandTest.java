@@ -75,7 +75,7 @@ class UpgradePathCommandTest {
                 .contains("prints only v1")
                 .contains("a) take this step anyway: add upgrade_override = \"v0.31.5\"")
                 .contains("b) install " + TestConfigs.V1
-                        + " fresh, keeping IAM and the queue: npx --yes cdktf-cli@0.19.2 destroy"
+                        + " fresh, keeping IAM and the queue: bin/cdktf destroy"
                         + " demo-nodepools demo-karpenter")
                 // the tfvars' ttl_seconds_after_empty stops holding once no Provisioner is declared
                 .contains("Your other settings do not hold for this step: ttl_seconds_after_empty applies to Karpenter"

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Two generations declared side by side (0.32 before retire_previous_api): the previous generation's objects,
+ * Two generations declared side by side (0.32 before retired_api = "v1alpha5"): the previous generation's objects,
  * which keep their nodes running, then the converted ones. Both carry the same names in different kinds. The
  * uninstall hook of the previous generation stays, so a destroy still waits for the nodes of its Provisioners.
  */

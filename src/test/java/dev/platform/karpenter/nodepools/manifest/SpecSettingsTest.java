@@ -180,35 +180,43 @@ class SpecSettingsTest {
                 wrong(
                         NEWEST,
                         "node_pool_spec = { disruption = { budgets = [{ nodes = \"150%\" }] } }",
-                        "node_pool_spec.disruption.budgets[0].nodes: \"150%\" does not match ^((100|[0-9]{1,2})%|[0-9]+)$ (NodePool, Karpenter 1.14.1)"),
+                        "node_pool_spec.disruption.budgets[0].nodes: \"150%\" does not match ^((100|[0-9]{1,2})%|[0-9]+)$ (NodePool, Karpenter "
+                                + TestConfigs.V1 + ")"),
                 wrong(
                         NEWEST,
                         "node_pool_spec = { disruption = { budget = [] } }",
-                        "node_pool_spec.disruption.budget: unknown field (did you mean \"budgets\"?); allowed: budgets, consolidateAfter, consolidationPolicy (NodePool, Karpenter 1.14.1)"),
+                        "node_pool_spec.disruption.budget: unknown field (did you mean \"budgets\"?); allowed: budgets, consolidateAfter, consolidationPolicy (NodePool, Karpenter "
+                                + TestConfigs.V1 + ")"),
                 wrong(
                         NEWEST,
                         "node_class_spec = { metadataOptions = { httpPutResponseHopLimit = 100 } }",
-                        "node_class_spec.metadataOptions.httpPutResponseHopLimit: 100 is above the maximum 64 (EC2NodeClass, Karpenter 1.14.1)"),
+                        "node_class_spec.metadataOptions.httpPutResponseHopLimit: 100 is above the maximum 64 (EC2NodeClass, Karpenter "
+                                + TestConfigs.V1 + ")"),
                 wrong(
                         NEWEST,
                         "node_class_spec = { kubelet = { maxPods = \"x\" } }",
-                        "node_class_spec.kubelet.maxPods: \"x\" is a string; expected an integer (EC2NodeClass, Karpenter 1.14.1)"),
+                        "node_class_spec.kubelet.maxPods: \"x\" is a string; expected an integer (EC2NodeClass, Karpenter "
+                                + TestConfigs.V1 + ")"),
                 wrong(
                         NEWEST,
                         "node_class_spec = { amiSelectorTerms = null }",
-                        "node_class_spec.amiSelectorTerms: is required (EC2NodeClass, Karpenter 1.14.1)"),
+                        "node_class_spec.amiSelectorTerms: is required (EC2NodeClass, Karpenter " + TestConfigs.V1
+                                + ")"),
                 wrong(
                         NEWEST,
                         "node_pools = [{ name = \"a\", spec = { weight = 1000 } }]",
-                        "node_pools[0].spec.weight: 1000 is above the maximum 100 (NodePool, Karpenter 1.14.1)"),
+                        "node_pools[0].spec.weight: 1000 is above the maximum 100 (NodePool, Karpenter "
+                                + TestConfigs.V1 + ")"),
                 wrong(
                         NEWEST,
                         "node_classes = [{ name = \"gpu\", spec = { amiSelectorTerms = [{ alias = \"ubuntu@latest\" }] } }]",
-                        "node_classes[0].spec.amiSelectorTerms[0].alias: family is not supported, must be one of the following: 'al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022', 'windows2025' (got \"ubuntu@latest\") (EC2NodeClass, Karpenter 1.14.1)"),
+                        "node_classes[0].spec.amiSelectorTerms[0].alias: family is not supported, must be one of the following: 'al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022', 'windows2025' (got \"ubuntu@latest\") (EC2NodeClass, Karpenter "
+                                + TestConfigs.V1 + ")"),
                 wrong(
                         NEWEST,
                         "node_pool_spec = { template = { metadata = { labels = { \"karpenter.sh/foo\" = \"x\" } } } }",
-                        "node_pool_spec.template.metadata.labels: label domain \"karpenter.sh\" is restricted (NodePool, Karpenter 1.14.1)"),
+                        "node_pool_spec.template.metadata.labels: label domain \"karpenter.sh\" is restricted (NodePool, Karpenter "
+                                + TestConfigs.V1 + ")"),
                 wrong(
                         NEWEST,
                         "node_class_spec = { role = \"other\" }",
@@ -293,7 +301,7 @@ class SpecSettingsTest {
                         "node_pool_spec = { disruption = { budgets = [{ nodes = \"150%\" }] } }"));
         assertThatThrownBy(() -> ConfigLoader.load(List.of(file), Map.of(), SpecCheck::requireValid))
                 .hasMessage(file + ": node_pool_spec.disruption.budgets[0].nodes: \"150%\" does not match"
-                        + " ^((100|[0-9]{1,2})%|[0-9]+)$ (NodePool, Karpenter 1.14.1)");
+                        + " ^((100|[0-9]{1,2})%|[0-9]+)$ (NodePool, Karpenter " + TestConfigs.V1 + ")");
     }
 
     private static JsonNode json(String text) {
