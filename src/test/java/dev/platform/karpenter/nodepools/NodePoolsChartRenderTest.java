@@ -69,6 +69,27 @@ class NodePoolsChartRenderTest {
                                     : everyV1SettingWithCreatedRole(tag)),
                     tag);
         }
+        // Upstream fields in every spec setting, through the chart as through the CRDs (README's examples).
+        configs.put(
+                TestConfigs.configFor(
+                        "specs-newest",
+                        "us-west-2",
+                        UpstreamCharts.V1.get(UpstreamCharts.V1.size() - 1),
+                        "node_pool_spec = { weight = 10, disruption = { budgets = [{ nodes = \"0\", schedule = \"0 9 * * mon-fri\", duration = \"8h\" }, { nodes = \"10%\" }] } }",
+                        "node_class_spec = { kubelet = { maxPods = 110 }, metadataOptions = { httpPutResponseHopLimit = 2 } }",
+                        "node_classes = [{ name = \"gpu\", ami_family = \"AL2023\", spec = { blockDeviceMappings = [{ deviceName = \"/dev/xvda\", ebs = { volumeSize = \"300Gi\", volumeType = \"gp3\" } }] } }]",
+                        "node_pools = [{ name = \"gpu\", node_class = \"gpu\", spec = { limits = { \"nvidia.com/gpu\" = 16 } } }]"),
+                UpstreamCharts.V1.get(UpstreamCharts.V1.size() - 1));
+        configs.put(
+                TestConfigs.configFor(
+                        "specs-seed",
+                        "us-west-2",
+                        "v0.31.5",
+                        "node_pool_spec = { kubeletConfiguration = { maxPods = 110 } }",
+                        "node_class_spec = { metadataOptions = { httpPutResponseHopLimit = 2 } }",
+                        "node_classes = [{ name = \"gpu\" }]",
+                        "node_pools = [{ name = \"gpu\", node_class = \"gpu\", spec = { weight = 5 } }]"),
+                "v0.31.5");
         Synthesized synthesized = Synthesized.of(configs.keySet().toArray(ClusterConfig[]::new));
         configs.forEach((config, tag) -> {
             Path stackDir = synthesized.stackDir(config.stackName(NodePoolsStack.CONCERN));
@@ -180,6 +201,12 @@ class NodePoolsChartRenderTest {
             }
         }
         assertThat(objects.stream().filter(crds::serves)).hasSizeGreaterThanOrEqualTo(2);
+        if (pools.config().clusterName().startsWith("specs-")) {
+            assertThat(objects.stream().map(Object::toString))
+                    .anyMatch(o -> o.contains("\"httpPutResponseHopLimit\":2"))
+                    .anyMatch(o -> o.contains("\"maxPods\":110"))
+                    .anyMatch(o -> o.contains("\"name\":\"gpu\""));
+        }
         // What the every-setting clusters put on node classes reaches the CRD check: tags, and a pinned v1 alias.
         if (pools.config().clusterName().startsWith("every-")) {
             List<JsonNode> nodeClasses = objects.stream()
