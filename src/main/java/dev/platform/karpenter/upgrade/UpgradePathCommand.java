@@ -8,6 +8,7 @@ import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.config.TfvarsFile;
 import dev.platform.karpenter.iam.IamStack;
+import dev.platform.karpenter.nodepools.manifest.SpecCheck;
 import dev.platform.karpenter.versions.ApiGeneration;
 import dev.platform.karpenter.versions.ControllerPolicy;
 import dev.platform.karpenter.versions.DeclaredApis;
@@ -55,6 +56,7 @@ public final class UpgradePathCommand {
                     .orElseGet(() -> ConfigLoader.locate(projectDir, env, err));
             Map<String, Object> variables = TfvarsFile.parse(file);
             ClusterConfig config = ConfigLoader.fromVariables(variables);
+            SpecCheck.requireValid(config);
             Deployed from = options.from().isPresent()
                     ? given(options.from().get(), options.fromApi())
                     : fromState(projectDir, config);
@@ -237,7 +239,10 @@ public final class UpgradePathCommand {
         return change.isEmpty() ? " (same policies)" : change;
     }
 
-    /** The tfvars with this step's version and retired_api, validated as the synth would. */
+    /**
+     * The tfvars with this step's version and retired_api, validated as the synth would, upstream fields included:
+     * a spec written for the target's generation that the step's declared generation does not have shows here.
+     */
     private static Optional<String> settingsProblem(Map<String, Object> variables, DeclaredApis step) {
         Map<String, Object> stepVariables = new LinkedHashMap<>(variables);
         stepVariables.put("karpenter_chart_version", step.release().chartVersion());
@@ -245,7 +250,7 @@ public final class UpgradePathCommand {
         stepVariables.remove("upgrade_override");
         step.retired().ifPresent(retired -> stepVariables.put("retired_api", DeclaredApis.spelling(retired)));
         try {
-            ConfigLoader.fromVariables(stepVariables);
+            SpecCheck.requireValid(ConfigLoader.fromVariables(stepVariables));
             return Optional.empty();
         } catch (ConfigException e) {
             return Optional.of(e.getMessage());

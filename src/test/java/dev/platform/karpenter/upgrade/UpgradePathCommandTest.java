@@ -96,6 +96,21 @@ class UpgradePathCommandTest {
     }
 
     @Test
+    void aSpecOfTheTargetsGenerationIsCheckedAtEveryStep() throws IOException {
+        // v1 moved expireAfter from disruption into template.spec: the 1.0 step still declares the pools as v1beta1.
+        Files.writeString(
+                project.resolve("terraform.tfvars"),
+                TestConfigs.tfvars(
+                        TestConfigs.V1, "node_pool_spec = { template = { spec = { expireAfter = \"336h\" } } }"));
+
+        assertThat(run("--from", "0.37.8")).isZero();
+
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("Your other settings do not hold for this step: node_pool_spec.template.spec.expireAfter:"
+                        + " unknown field");
+    }
+
+    @Test
     void badInputIsOneLineAndStatus2() throws IOException {
         Files.writeString(project.resolve("terraform.tfvars"), TestConfigs.tfvars(TestConfigs.V1));
 
