@@ -154,8 +154,9 @@ final class DeployedState {
         KarpenterRelease release = KarpenterRelease.of(version);
         UpgradeStation deployed = UpgradeStation.parse(station)
                 .filter(parsed -> parsed.minor() == release.row())
-                .orElseThrow(() -> new ConfigException(state + ": its output " + STATION_OUTPUT + " \"" + station
-                        + "\" is no station of " + version + "; pass --from VERSION --from-api GENERATION"));
+                .orElseThrow(() -> new ConfigException(
+                        state + ": its output " + STATION_OUTPUT + " " + ConfigException.quote(station)
+                                + " is no station of " + version + "; pass --from VERSION --from-api GENERATION"));
         return new Deployed(release, deployed.oldestDeclared());
     }
 }

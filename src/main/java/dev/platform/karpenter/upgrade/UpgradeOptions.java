@@ -41,15 +41,15 @@ record UpgradeOptions(
                 }
                 named.put(arg, args[++i]);
             } else if (arg.startsWith("-") || tfvars != null) {
-                throw new ConfigException("unexpected argument \"" + arg + "\"; " + USAGE);
+                throw new ConfigException("unexpected argument " + ConfigException.quote(arg) + "; " + USAGE);
             } else {
                 tfvars = Path.of(arg);
             }
         }
         Optional<String> kubernetes = Optional.ofNullable(named.get("--kubernetes"));
         if (kubernetes.isPresent() && !kubernetes.get().matches("1\\.[0-9]+")) {
-            throw new ConfigException(
-                    "--kubernetes must be a Kubernetes minor version such as 1.29, got \"" + kubernetes.get() + "\"");
+            throw new ConfigException("--kubernetes must be a Kubernetes minor version such as 1.29, got "
+                    + ConfigException.quote(kubernetes.get()));
         }
         if (named.containsKey("--from-api") && !named.containsKey("--from")) {
             throw new ConfigException("--from-api needs --from; " + USAGE);
@@ -57,7 +57,7 @@ record UpgradeOptions(
         Optional<ApiGeneration> fromApi = Optional.ofNullable(named.get("--from-api"))
                 .map(name -> ApiGeneration.named(name)
                         .orElseThrow(() -> new ConfigException(
-                                "--from-api must be v1alpha5, v1beta1 or v1, got \"" + name + "\"")));
+                                "--from-api must be v1alpha5, v1beta1 or v1, got " + ConfigException.quote(name))));
         return new UpgradeOptions(
                 Optional.ofNullable(named.get("--from")).map(KarpenterRelease::of),
                 fromApi,
