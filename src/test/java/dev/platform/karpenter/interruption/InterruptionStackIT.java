@@ -56,7 +56,6 @@ class InterruptionStackIT {
                 """.formatted(CLUSTER, MotoServer.REGION)));
         terraform = new TerraformRunner(synthesized.stackDir(CLUSTER + "-interruption"), moto);
         terraform.init();
-        terraform.validate();
         timed("apply", () -> {
             terraform.apply();
             return null;
