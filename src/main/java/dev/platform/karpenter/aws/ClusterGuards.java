@@ -4,6 +4,7 @@ import com.hashicorp.cdktf.Postcondition;
 import com.hashicorp.cdktf.TerraformResourceLifecycle;
 import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.KubernetesRange;
 import dev.platform.karpenter.versions.KubernetesSupport;
@@ -76,10 +77,11 @@ public final class ClusterGuards {
     private static Postcondition chartSupportsTheCluster(KarpenterRelease release, String clusterName) {
         KubernetesRange range = release.supportedKubernetes();
         String supported = IntStream.rangeClosed(range.minMinor(), range.maxMinor())
-                .mapToObj(minor -> quoted("1." + minor))
+                .mapToObj(minor -> ConfigException.quoteWhole("1." + minor))
                 .collect(Collectors.joining(", "));
         String advice = KubernetesSupport.supportedReleasesByKubernetesVersion().entrySet().stream()
-                .map(entry -> quoted(entry.getKey()) + " = " + quoted(entry.getValue()))
+                .map(entry -> ConfigException.quoteWhole(entry.getKey()) + " = "
+                        + ConfigException.quoteWhole(entry.getValue()))
                 .collect(Collectors.joining(", ", "{", "}"));
         return Postcondition.builder()
                 .condition("${contains([" + supported + "], self.version)}")
@@ -95,7 +97,7 @@ public final class ClusterGuards {
     private static Postcondition amisExist(ClusterConfig config, AmiFamily family, int newestKubernetes) {
         List<String> others = AmiFamily.acceptedByAll(NodePoolRules.of(config.release())).stream()
                 .filter(other -> other != family)
-                .map(other -> quoted(other.setting()))
+                .map(other -> ConfigException.quoteWhole(other.setting()))
                 .toList();
         return Postcondition.builder()
                 .condition("${tonumber(split(\".\", self.version)[1]) <= " + newestKubernetes + "}")
@@ -105,9 +107,5 @@ public final class ClusterGuards {
                                 + " AMI for Kubernetes 1." + (newestKubernetes + 1) + " or later. Set ami_family to "
                                 + String.join(" or ", others) + ". Nothing was changed.")
                 .build();
-    }
-
-    private static String quoted(String text) {
-        return "\"" + text + "\"";
     }
 }

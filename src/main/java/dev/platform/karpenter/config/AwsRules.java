@@ -27,10 +27,9 @@ public final class AwsRules {
     private AwsRules() {}
 
     static Map<String, String> requireTags(String key, Map<String, String> tags) {
-        if (tags.size() > MAX_TAGS) {
-            throw new ConfigException(
-                    key + " holds " + tags.size() + " tags; AWS allows at most " + MAX_TAGS + " per resource");
-        }
+        ConfigException.require(
+                tags.size() <= MAX_TAGS,
+                () -> key + " holds " + tags.size() + " tags; AWS allows at most " + MAX_TAGS + " per resource");
         tags.forEach((tagKey, value) -> {
             requireTagKey(key + " keys", tagKey);
             requireTagValue(key + "." + tagKey, value);

@@ -59,15 +59,16 @@ public record ChartRepository(
         }
         String region = ecr.group(2);
         Regions.requireValid(KEY + "'s ECR region", region);
-        if (!ecr.group(3).equals(Regions.dnsSuffix(region))) {
-            throw new ConfigException(KEY + " names an ECR registry in " + region + ", whose host ends in ."
-                    + Regions.dnsSuffix(region) + ", got " + ConfigException.quote(url));
-        }
-        if (!Regions.partition(region).equals(Regions.partition(clusterRegion))) {
-            throw new ConfigException(KEY + " names an ECR registry in " + region + " (partition "
-                    + Regions.partition(region) + "); the cluster's region " + clusterRegion + " is in "
-                    + Regions.partition(clusterRegion) + ", whose credentials cannot get its pull token");
-        }
+        ConfigException.require(
+                ecr.group(3).equals(Regions.dnsSuffix(region)),
+                KEY,
+                "names an ECR registry in " + region + ", whose host ends in ." + Regions.dnsSuffix(region),
+                url);
+        ConfigException.require(
+                Regions.partition(region).equals(Regions.partition(clusterRegion)),
+                () -> KEY + " names an ECR registry in " + region + " (partition " + Regions.partition(region)
+                        + "); the cluster's region " + clusterRegion + " is in " + Regions.partition(clusterRegion)
+                        + ", whose credentials cannot get its pull token");
         return new ChartRepository(url, Registry.ECR, host, Optional.of(ecr.group(1)), Optional.of(region));
     }
 

@@ -123,29 +123,32 @@ public record ClusterConfig(
         if (named.isEmpty()) {
             return false;
         }
-        boolean same;
-        try {
-            same = KarpenterRelease.of(named.get()).equals(release);
-        } catch (IllegalArgumentException e) {
-            same = false;
-        }
-        if (!same) {
-            throw new ConfigException("upgrade_override " + ConfigException.quote(named.get())
-                    + " must name karpenter_chart_version (\""
-                    + release.chartVersion() + "\"): it waives the step guard and the Kubernetes range check for that"
-                    + " one deploy; remove it afterwards");
-        }
+        boolean same = namesRelease(named.get(), release);
+        ConfigException.require(
+                same,
+                () -> "upgrade_override " + ConfigException.quote(named.get())
+                        + " must name karpenter_chart_version (\""
+                        + release.chartVersion() + "\"): it waives the step guard and the Kubernetes range check for"
+                        + " that one deploy; remove it afterwards");
         return true;
+    }
+
+    private static boolean namesRelease(String chartVersion, KarpenterRelease release) {
+        try {
+            return KarpenterRelease.of(chartVersion).equals(release);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** Only for a Karpenter that can run beside Auto Mode: AWS's migration needs 1.1 or later. */
     private static boolean besideAutoMode(Settings settings, KarpenterRelease release) {
         boolean beside = settings.get(BESIDE_AUTO_MODE);
-        if (beside && !release.runsBesideAutoMode()) {
-            throw new ConfigException("beside_auto_mode = true needs a Karpenter that can run beside EKS Auto Mode"
-                    + " (AWS's migration to Auto Mode starts from 1.1 or later), but karpenter_chart_version is \""
-                    + release.chartVersion() + "\": allowed " + KarpenterRelease.releasesBesideAutoMode());
-        }
+        ConfigException.require(
+                !beside || release.runsBesideAutoMode(),
+                () -> "beside_auto_mode = true needs a Karpenter that can run beside EKS Auto Mode"
+                        + " (AWS's migration to Auto Mode starts from 1.1 or later), but karpenter_chart_version is \""
+                        + release.chartVersion() + "\": allowed " + KarpenterRelease.releasesBesideAutoMode());
         return beside;
     }
 

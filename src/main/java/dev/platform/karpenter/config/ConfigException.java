@@ -1,5 +1,6 @@
 package dev.platform.karpenter.config;
 
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -9,6 +10,7 @@ import java.util.regex.Pattern;
 public final class ConfigException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** Longest message line, and longest error line the app prints (run.Main): the one limit for both. */
     public static final int MAX_LENGTH = 300;
     /** Longest part of a user's value a message quotes. */
     static final int MAX_QUOTED = 40;
@@ -30,6 +32,13 @@ public final class ConfigException extends RuntimeException {
         return value;
     }
 
+    /** Fails with {@code message} unless {@code valid}: a rule whose message is a sentence of its own. */
+    static void require(boolean valid, Supplier<String> message) {
+        if (!valid) {
+            throw new ConfigException(message.get());
+        }
+    }
+
     /** {@link #require} for a value that must match {@code pattern} whole. */
     static String requireMatch(Pattern pattern, String key, String rule, String value) {
         return requireMatch(pattern, Integer.MAX_VALUE, key, rule, value);
@@ -41,7 +50,8 @@ public final class ConfigException extends RuntimeException {
     }
 
     /**
-     * A user's value for a message: in double quotes, control characters and quotes escaped as in tfvars, cut to
+     * A user's value for a message (the app's one quoting helper, for tfvars values, environment variables and paths
+     * alike): in double quotes, control characters and quotes escaped as in tfvars, cut to
      * {@value #MAX_QUOTED} characters with "..." so that a long value cannot hide what the message says.
      */
     public static String quote(String value) {

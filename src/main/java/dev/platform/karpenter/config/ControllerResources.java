@@ -19,9 +19,9 @@ public record ControllerResources(Map<String, String> requests, Map<String, Stri
             return GUIDE_DEFAULT;
         }
         for (String field : object.keySet()) {
-            if (!field.equals("requests") && !field.equals("limits")) {
-                throw new ConfigException(key + "." + field + " is not allowed; " + key + " takes requests and limits");
-            }
+            ConfigException.require(
+                    field.equals("requests") || field.equals("limits"),
+                    () -> key + "." + field + " is not allowed; " + key + " takes requests and limits");
         }
         return new ControllerResources(
                 quantities(key + ".requests", object.get("requests")),

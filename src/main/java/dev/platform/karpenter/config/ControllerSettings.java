@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Settings of the Karpenter controller's Helm release.
@@ -39,6 +40,7 @@ public record ControllerSettings(
         ChartRepository chartRepository) {
 
     private static final Set<String> AFFINITY_KINDS = Set.of("nodeAffinity", "podAffinity", "podAntiAffinity");
+    private static final Pattern AFFINITY_TEXT = Pattern.compile("[-A-Za-z0-9_./]{0,316}");
 
     static ControllerSettings from(Settings settings, KarpenterRelease release, String region) {
         int replicas = settings.get(CONTROLLER_REPLICAS);
@@ -49,10 +51,10 @@ public record ControllerSettings(
         }
         Map<String, Object> affinity = settings.get(CONTROLLER_AFFINITY);
         for (String kind : affinity.keySet()) {
-            if (!AFFINITY_KINDS.contains(kind)) {
-                throw new ConfigException("controller_affinity." + kind
-                        + " is not an affinity kind; allowed: nodeAffinity, podAffinity, podAntiAffinity");
-            }
+            ConfigException.require(
+                    AFFINITY_KINDS.contains(kind),
+                    () -> "controller_affinity." + kind
+                            + " is not an affinity kind; allowed: nodeAffinity, podAffinity, podAntiAffinity");
         }
         requireAffinityText("controller_affinity", affinity);
         return new ControllerSettings(
@@ -69,17 +71,20 @@ public record ControllerSettings(
     private static void requireAffinityText(String key, Object value) {
         if (value instanceof Map<?, ?> map) {
             map.forEach((field, v) -> {
-                if (!field.toString().matches("[A-Za-z]{1,64}")) {
-                    throw new ConfigException(key + " holds the field " + ConfigException.quote(field.toString())
-                            + "; affinity fields are names such as nodeAffinity or matchExpressions");
-                }
+                ConfigException.require(
+                        field.toString().matches("[A-Za-z]{1,64}"),
+                        () -> key + " holds the field " + ConfigException.quote(field.toString())
+                                + "; affinity fields are names such as nodeAffinity or matchExpressions");
                 requireAffinityText(key + "." + field, v);
             });
         } else if (value instanceof List<?> list) {
             list.forEach(item -> requireAffinityText(key, item));
-        } else if (value instanceof String text && !text.matches("[-A-Za-z0-9_./]{0,316}")) {
-            throw new ConfigException(key + " must hold label keys, label values, operators or names (letters, digits, "
-                    + "'-', '_', '.' or '/'), got " + ConfigException.quote(text));
+        } else if (value instanceof String text) {
+            ConfigException.requireMatch(
+                    AFFINITY_TEXT,
+                    key,
+                    "must hold label keys, label values, operators or names (letters, digits, '-', '_', '.' or '/')",
+                    text);
         }
     }
 

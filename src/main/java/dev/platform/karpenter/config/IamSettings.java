@@ -40,22 +40,17 @@ public record IamSettings(
         String nodeGroup = settings.get(NODE_GROUP_NAME);
         Optional<String> roleArn = settings.optional(IAM_ROLE_ARN);
         roleArn.ifPresent(arn -> {
-            if (!ROLE_ARN.matcher(arn).matches()) {
-                throw new ConfigException(
-                        "iam_role_arn must be an IAM role ARN (arn:aws:iam::123456789012:role/NAME), got "
-                                + ConfigException.quote(arn) + "");
-            }
-            if (create) {
-                throw new ConfigException("iam_role_arn names a role to reuse, so create_iam_role must be false");
-            }
+            ConfigException.requireMatch(
+                    ROLE_ARN, "iam_role_arn", "must be an IAM role ARN (arn:aws:iam::123456789012:role/NAME)", arn);
+            ConfigException.require(
+                    !create, () -> "iam_role_arn names a role to reuse, so create_iam_role must be false");
         });
         AwsRules.requireNodeGroupName("node_group_name", nodeGroup);
         boolean accessEntry = settings.get(IAM_ROLE_ACCESS_ENTRY);
-        if (roleArn.isEmpty() && !accessEntry) {
-            throw new ConfigException(
-                    "iam_role_access_entry applies only with iam_role_arn: a node group's role already has"
-                            + " its access entry, and create_iam_role = true always makes one");
-        }
+        ConfigException.require(
+                roleArn.isPresent() || accessEntry,
+                () -> "iam_role_access_entry applies only with iam_role_arn: a node group's role already has"
+                        + " its access entry, and create_iam_role = true always makes one");
         return new IamSettings(identity, create, nodeGroup, roleArn, settings.get(IRSA_USE_NAME_PREFIX), accessEntry);
     }
 }

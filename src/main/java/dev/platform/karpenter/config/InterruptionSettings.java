@@ -21,17 +21,16 @@ public record InterruptionSettings(String queueName, Optional<String> kmsKeyId) 
                 SQS_QUEUE_NAME, QUEUE_NAME.key(), "must be 1 to 80 letters, digits, '-' or '_'", queueName);
         Optional<String> kmsKeyId = settings.optional(QUEUE_KMS_KEY_ID);
         kmsKeyId.ifPresent(key -> {
-            if (key.isBlank()) {
-                throw new ConfigException("queue_kms_key_id must name a KMS key (id, ARN, alias or alias ARN); "
-                        + "leave it out for SQS-managed encryption");
-            }
+            ConfigException.require(
+                    !key.isBlank(),
+                    () -> "queue_kms_key_id must name a KMS key (id, ARN, alias or alias ARN); "
+                            + "leave it out for SQS-managed encryption");
             AwsRules.requireKmsKey("queue_kms_key_id", key);
             // The AWS managed key can be written as an alias or as an alias ARN.
-            if (key.equals("alias/aws/sqs") || key.endsWith(":alias/aws/sqs")) {
-                throw new ConfigException(
-                        "queue_kms_key_id must be a customer managed key: EventBridge cannot write to a "
-                                + "queue encrypted with the AWS managed key alias/aws/sqs");
-            }
+            ConfigException.require(
+                    !key.equals("alias/aws/sqs") && !key.endsWith(":alias/aws/sqs"),
+                    () -> "queue_kms_key_id must be a customer managed key: EventBridge cannot write to a "
+                            + "queue encrypted with the AWS managed key alias/aws/sqs");
         });
         return new InterruptionSettings(queueName, kmsKeyId);
     }

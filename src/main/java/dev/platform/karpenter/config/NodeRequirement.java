@@ -28,21 +28,14 @@ public record NodeRequirement(String key, String operator, List<String> values) 
 
     private static void requireValuesFit(String operator, List<String> values) {
         switch (operator) {
-            case "In", "NotIn" -> {
-                if (values.isEmpty()) {
-                    throw new ConfigException("values must not be empty with operator " + operator);
-                }
-            }
-            case "Exists", "DoesNotExist" -> {
-                if (!values.isEmpty()) {
-                    throw new ConfigException("values must be empty with operator " + operator);
-                }
-            }
-            case "Gt", "Lt" -> {
-                if (values.size() != 1 || !values.get(0).matches("\\d{1,18}")) {
-                    throw new ConfigException("values must be one non-negative whole number with operator " + operator);
-                }
-            }
+            case "In", "NotIn" ->
+                ConfigException.require(!values.isEmpty(), () -> "values must not be empty with operator " + operator);
+            case "Exists", "DoesNotExist" ->
+                ConfigException.require(values.isEmpty(), () -> "values must be empty with operator " + operator);
+            case "Gt", "Lt" ->
+                ConfigException.require(
+                        values.size() == 1 && values.get(0).matches("\\d{1,18}"),
+                        () -> "values must be one non-negative whole number with operator " + operator);
             default ->
                 throw new ConfigException("operator must be one of " + String.join(", ", OPERATORS)
                         + " (the operators Karpenter accepts), got " + ConfigException.quote(operator) + "");

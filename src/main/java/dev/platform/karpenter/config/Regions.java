@@ -19,10 +19,11 @@ public final class Regions {
     private Regions() {}
 
     static void requireValid(String key, String region) {
-        if (!REGIONS.contains(region)) {
-            throw new ConfigException(key + " must be an AWS region such as us-east-1 or eusc-de-east-1 (one the "
-                    + "AWS SDK's partition metadata lists), got " + ConfigException.quote(region));
-        }
+        ConfigException.require(
+                REGIONS.contains(region),
+                key,
+                "must be an AWS region such as us-east-1 or eusc-de-east-1 (one the AWS SDK's partition metadata lists)",
+                region);
     }
 
     /** The partition of a known region: "aws", "aws-cn", "aws-us-gov", "aws-eusc", ... */
@@ -45,10 +46,9 @@ public final class Regions {
         }
         String partition = value.split(":", 3)[1];
         String expected = partition(region);
-        if (!partition.equals(expected)) {
-            throw new ConfigException(
-                    key + " is an ARN of partition " + ConfigException.quote(partition) + ", but region " + region
-                            + " is in partition \"" + expected + "\": it must start with arn:" + expected + ":");
-        }
+        ConfigException.require(
+                partition.equals(expected),
+                () -> key + " is an ARN of partition " + ConfigException.quote(partition) + ", but region " + region
+                        + " is in partition \"" + expected + "\": it must start with arn:" + expected + ":");
     }
 }

@@ -19,13 +19,11 @@ public record StateBackendSettings(Optional<String> bucket, String region, Strin
 
     static StateBackendSettings from(Settings settings, String clusterRegion) {
         Optional<String> bucket = settings.optional(STATE_BUCKET).filter(b -> !b.isBlank());
-        bucket.ifPresent(b -> {
-            if (!BUCKET.matcher(b).matches()) {
-                throw new ConfigException(
-                        "state_bucket must be an S3 bucket name (3 to 63 lowercase letters, digits, '.' or '-'), got "
-                                + ConfigException.quote(b) + "");
-            }
-        });
+        bucket.ifPresent(b -> ConfigException.requireMatch(
+                BUCKET,
+                "state_bucket",
+                "must be an S3 bucket name (3 to 63 lowercase letters, digits, '.' or '-')",
+                b));
         String region = settings.optional(STATE_REGION).orElse(clusterRegion);
         Regions.requireValid(STATE_REGION.key(), region);
         String prefix = settings.get(STATE_KEY_PREFIX);

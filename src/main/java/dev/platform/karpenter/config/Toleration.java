@@ -22,39 +22,36 @@ public record Toleration(
     /** Validates one toleration as the Kubernetes API would, naming {@code key} (e.g. controller_tolerations[0]). */
     static Toleration from(String key, Map<String, Object> fields) {
         for (String field : fields.keySet()) {
-            if (!FIELDS.contains(field)) {
-                throw new ConfigException(key + "." + field
-                        + " is not a toleration field; allowed: key, operator, value, effect, tolerationSeconds");
-            }
+            ConfigException.require(
+                    FIELDS.contains(field),
+                    () -> key + "." + field
+                            + " is not a toleration field; allowed: key, operator, value, effect, tolerationSeconds");
         }
         Optional<String> tolerationKey = optionalString(key, "key", fields.get("key"));
         String operator =
                 optionalString(key, "operator", fields.get("operator")).orElse("Equal");
-        if (!OPERATORS.contains(operator)) {
-            throw new ConfigException(
-                    key + ".operator must be \"Equal\" or \"Exists\", got " + ConfigException.quote(operator) + "");
-        }
+        ConfigException.require(
+                OPERATORS.contains(operator), key + ".operator", "must be \"Equal\" or \"Exists\"", operator);
         Optional<String> value =
                 Optional.ofNullable(fields.get("value")).map(v -> ControllerSettings.scalarAsString(key + ".value", v));
-        if (operator.equals("Exists") && value.isPresent()) {
-            throw new ConfigException(key + ".value must be omitted when operator is \"Exists\"");
-        }
-        if (tolerationKey.isEmpty() && !operator.equals("Exists")) {
-            throw new ConfigException(
-                    key + ".operator must be \"Exists\" when key is omitted (a toleration of every taint)");
-        }
+        ConfigException.require(
+                !(operator.equals("Exists") && value.isPresent()),
+                () -> key + ".value must be omitted when operator is \"Exists\"");
+        ConfigException.require(
+                tolerationKey.isPresent() || operator.equals("Exists"),
+                () -> key + ".operator must be \"Exists\" when key is omitted (a toleration of every taint)");
         Optional<String> effect = optionalString(key, "effect", fields.get("effect"));
         tolerationKey.ifPresent(k -> Kubernetes.requireLabelKey(key + ".key", k));
         value.ifPresent(v -> Kubernetes.requireLabelValue(key + ".value", v));
         effect.ifPresent(e -> Kubernetes.requireTaintEffect(key + ".effect", e));
         Optional<Long> seconds = Optional.ofNullable(fields.get("tolerationSeconds"))
                 .map(v -> (long) Settings.toInteger(key + ".tolerationSeconds", v));
-        if (seconds.isPresent() && seconds.get() < 0) {
-            throw new ConfigException(key + ".tolerationSeconds must not be negative, got " + seconds.get());
-        }
-        if (seconds.isPresent() && !effect.equals(Optional.of("NoExecute"))) {
-            throw new ConfigException(key + ".tolerationSeconds needs effect = \"NoExecute\"");
-        }
+        seconds.ifPresent(s -> {
+            ConfigException.require(s >= 0, () -> key + ".tolerationSeconds must not be negative, got " + s);
+            ConfigException.require(
+                    effect.equals(Optional.of("NoExecute")),
+                    () -> key + ".tolerationSeconds needs effect = \"NoExecute\"");
+        });
         return new Toleration(tolerationKey, operator, value, effect, seconds);
     }
 

@@ -5,6 +5,7 @@ import com.hashicorp.cdktf.TerraformLocal;
 import com.hashicorp.cdktf.Token;
 import dev.platform.karpenter.aws.ClusterGuards;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.Regions;
 import imports.aws.data_aws_caller_identity.DataAwsCallerIdentity;
 import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
 import imports.aws.data_aws_partition.DataAwsPartition;
@@ -20,9 +21,9 @@ import software.constructs.Construct;
  * trip to Node.js, which adds up over many clusters.
  */
 public class ClusterFacts extends Construct {
-    private final DataAwsPartition partition;
     private final DataAwsEksCluster cluster;
     private final String partitionName;
+    private final String dnsSuffix;
     private final String regionName;
     private final String accountId;
     private String oidcIssuerUrl;
@@ -30,8 +31,8 @@ public class ClusterFacts extends Construct {
 
     public ClusterFacts(Construct scope, String id, ClusterConfig config) {
         super(scope, id);
-        partition = new DataAwsPartition(this, "partition");
-        partitionName = partition.getPartition();
+        partitionName = new DataAwsPartition(this, "partition").getPartition();
+        dnsSuffix = Regions.dnsSuffix(config.region());
         regionName = new DataAwsRegion(this, "region").getName();
         accountId = new DataAwsCallerIdentity(this, "account").getAccountId();
         // The version guards: this stack is among the first deploy '*' plans.
@@ -43,9 +44,12 @@ public class ClusterFacts extends Construct {
         return partitionName;
     }
 
-    /** amazonaws.com, or amazonaws.com.cn in China: the suffix of service principals. */
+    /**
+     * amazonaws.com, or amazonaws.com.cn in China: the suffix of service principals. A literal from the region's
+     * partition metadata ({@link Regions#dnsSuffix}), the one source every stack uses.
+     */
     public String dnsSuffix() {
-        return partition.getDnsSuffix();
+        return dnsSuffix;
     }
 
     public String region() {

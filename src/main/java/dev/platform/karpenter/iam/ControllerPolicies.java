@@ -1,7 +1,6 @@
 package dev.platform.karpenter.iam;
 
 import dev.platform.karpenter.config.ClusterConfig;
-import dev.platform.karpenter.config.Regions;
 import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.versions.ControllerPolicy;
 import imports.aws.data_aws_kms_key.DataAwsKmsKey;
@@ -39,7 +38,7 @@ public class ControllerPolicies extends Construct {
                 facts.clusterArn(),
                 queueArn,
                 nodeRole.arn(),
-                "ec2." + Regions.dnsSuffix(config.region()));
+                "ec2." + facts.dnsSuffix());
         List<ControllerPolicy.Group> groups = new ArrayList<>(ControllerPolicy.groups(config.apis(), policyScope));
         config.interruption()
                 .kmsKeyId()

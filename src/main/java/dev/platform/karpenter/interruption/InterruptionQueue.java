@@ -1,13 +1,13 @@
 package dev.platform.karpenter.interruption;
 
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.Regions;
 import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.policy.IamPolicyDocument;
 import dev.platform.karpenter.policy.IamPolicyDocument.Condition;
 import dev.platform.karpenter.policy.IamPolicyDocument.Effect;
 import dev.platform.karpenter.policy.IamPolicyDocument.Principal;
 import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
-import imports.aws.data_aws_partition.DataAwsPartition;
 import imports.aws.sqs_queue.SqsQueue;
 import imports.aws.sqs_queue.SqsQueueConfig;
 import imports.aws.sqs_queue_policy.SqsQueuePolicy;
@@ -42,7 +42,8 @@ public class InterruptionQueue extends Construct {
                 "policy",
                 SqsQueuePolicyConfig.builder()
                         .queueUrl(queue.getUrl())
-                        .policy(policyDocument().toJson())
+                        .policy(policyDocument(Regions.dnsSuffix(config.region()))
+                                .toJson())
                         .build());
     }
 
@@ -57,8 +58,7 @@ public class InterruptionQueue extends Construct {
     }
 
     /** Upstream's EC2InterruptionPolicy, with service principals in the partition's DNS suffix (China: amazonaws.com.cn). */
-    private IamPolicyDocument policyDocument() {
-        String dnsSuffix = new DataAwsPartition(this, "partition").getDnsSuffix();
+    private IamPolicyDocument policyDocument(String dnsSuffix) {
         Statement allowEventBridge = Statement.of("", Effect.Allow, List.of("sqs:SendMessage"), List.of(arn), List.of())
                 .withPrincipal(Principal.service("events." + dnsSuffix, "sqs." + dnsSuffix));
         Statement denyHttp = Statement.of(

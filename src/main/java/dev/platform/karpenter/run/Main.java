@@ -23,8 +23,6 @@ import software.amazon.jsii.JsiiException;
 public final class Main {
     static final int EXIT_BAD_INPUT = 2;
     static final int EXIT_FAILED = 1;
-    /** Longest error line: longer messages (a long value, a path) are shortened. */
-    static final int MAX_ERROR_LINE = 300;
 
     private Main() {}
 
@@ -81,14 +79,12 @@ public final class Main {
         }
     }
 
-    /** Prints {@code message} as one line of at most {@value #MAX_ERROR_LINE} characters. */
+    /** Prints {@code message} as one line of at most {@value ConfigException#MAX_LENGTH} characters. */
     static void report(PrintStream err, String message) {
         String line = "error: " + String.valueOf(message).strip().replaceAll("\\s*\\R\\s*", " ");
-        err.println(line.length() <= MAX_ERROR_LINE ? line : line.substring(0, MAX_ERROR_LINE - 1) + "…");
-    }
-
-    /** A value for an error line: quoted, and shortened when long. */
-    static String quoted(String value) {
-        return "\"" + (value.length() <= 60 ? value : value.substring(0, 57) + "...") + "\"";
+        err.println(
+                line.length() <= ConfigException.MAX_LENGTH
+                        ? line
+                        : line.substring(0, ConfigException.MAX_LENGTH - 1) + "…");
     }
 }

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.run;
 
+import dev.platform.karpenter.config.ConfigException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -60,17 +61,19 @@ public final class OutputDirectory {
      */
     public static OutputDirectory at(Path outdir) {
         if (outdir.getParent() == null || outdir.getFileName() == null) {
-            throw new BadEnvironment("cannot write the output to " + quoted(outdir)
+            throw new BadEnvironment("cannot write the output to " + ConfigException.quoteWhole(String.valueOf(outdir))
                     + ": it needs a directory of its own below an existing one");
         }
         OutputDirectory output = new OutputDirectory(outdir);
         if (Files.isSymbolicLink(outdir)) {
             if (output.linkedGeneration().isEmpty()) {
-                throw new BadEnvironment(quoted(outdir) + " is a symbolic link this app did not make;"
+                throw new BadEnvironment(ConfigException.quoteWhole(String.valueOf(outdir))
+                        + " is a symbolic link this app did not make;"
                         + " remove it, or name its target as the output directory");
             }
         } else if (Files.isRegularFile(outdir)) {
-            throw new BadEnvironment(quoted(outdir) + " is a file; the output needs a directory");
+            throw new BadEnvironment(
+                    ConfigException.quoteWhole(String.valueOf(outdir)) + " is a file; the output needs a directory");
         } else if (Files.isDirectory(outdir)) {
             try (Stream<Path> entries = Files.list(outdir)) {
                 Optional<String> foreign = entries.map(p -> p.getFileName().toString())
@@ -78,11 +81,13 @@ public final class OutputDirectory {
                         .sorted()
                         .findFirst();
                 if (foreign.isPresent()) {
-                    throw new BadEnvironment(quoted(outdir) + " holds " + quoted(foreign.get())
+                    throw new BadEnvironment(ConfigException.quoteWhole(String.valueOf(outdir)) + " holds "
+                            + ConfigException.quoteWhole(foreign.get())
                             + ", which no synthesis wrote; name an empty or a new directory for the output");
                 }
             } catch (IOException e) {
-                throw new BadEnvironment("cannot read " + quoted(outdir) + ": " + reason(e));
+                throw new BadEnvironment(
+                        "cannot read " + ConfigException.quoteWhole(String.valueOf(outdir)) + ": " + reason(e));
             }
         }
         return output;
@@ -121,7 +126,8 @@ public final class OutputDirectory {
                 throw e;
             }
         } catch (IOException e) {
-            throw new BadEnvironment("cannot lock the output directory " + quoted(outdir) + ": " + reason(e));
+            throw new BadEnvironment("cannot lock the output directory "
+                    + ConfigException.quoteWhole(String.valueOf(outdir)) + ": " + reason(e));
         }
     }
 
@@ -161,10 +167,11 @@ public final class OutputDirectory {
             return Files.createDirectory(
                     sibling("staging-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID()));
         } catch (IOException e) {
-            throw new BadEnvironment("cannot write next to the output directory " + quoted(outdir) + ": " + reason(e));
+            throw new BadEnvironment("cannot write next to the output directory "
+                    + ConfigException.quoteWhole(String.valueOf(outdir)) + ": " + reason(e));
         } catch (UncheckedIOException e) {
-            throw new BadEnvironment(
-                    "cannot write next to the output directory " + quoted(outdir) + ": " + reason(e.getCause()));
+            throw new BadEnvironment("cannot write next to the output directory "
+                    + ConfigException.quoteWhole(String.valueOf(outdir)) + ": " + reason(e.getCause()));
         }
     }
 
@@ -249,10 +256,6 @@ public final class OutputDirectory {
             return (fs.getFile() != null ? fs.getFile() + ": " : "") + why;
         }
         return String.valueOf(e.getMessage());
-    }
-
-    private static String quoted(Object path) {
-        return "\"" + path + "\"";
     }
 
     /** Replaces the link with one to {@code generation}, in one rename. */

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.run;
 
+import dev.platform.karpenter.config.ConfigException;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,7 +45,7 @@ record RunSettings(OutputDirectory output, String stateDirFromStack, boolean und
                     .toAbsolutePath()
                     .normalize();
         } catch (InvalidPathException e) {
-            throw new BadEnvironment("environment variable " + OUTDIR_VARIABLE + " " + Main.quoted(named)
+            throw new BadEnvironment("environment variable " + OUTDIR_VARIABLE + " " + ConfigException.quoteWhole(named)
                     + " is not a path this system's locale can encode (" + System.getProperty("sun.jnu.encoding")
                     + "); use a UTF-8 locale (e.g. LC_ALL=C.UTF-8) or an ASCII path");
         }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.hashicorp.cdktf.App;
 import dev.platform.karpenter.KarpenterApp;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.ConfigException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -107,7 +108,7 @@ public final class Synthesis implements AutoCloseable {
                 // reported below
             }
             throw new BadEnvironment("environment variable " + PROCESSES_VARIABLE
-                    + " must be a whole number of processes, 1 or more, got " + Main.quoted(configured));
+                    + " must be a whole number of processes, 1 or more, got " + ConfigException.quote(configured));
         }
         return Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), clusters / CLUSTERS_PER_PROCESS));
     }

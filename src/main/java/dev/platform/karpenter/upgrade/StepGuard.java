@@ -1,21 +1,12 @@
 package dev.platform.karpenter.upgrade;
 
-import com.hashicorp.cdktf.DataTerraformRemoteStateS3;
-import com.hashicorp.cdktf.TerraformDataSource;
 import com.hashicorp.cdktf.TerraformLocal;
 import com.hashicorp.cdktf.TerraformOutput;
-import com.hashicorp.cdktf.TerraformRemoteState;
-import com.hashicorp.cdktf.TerraformResourceConfig;
 import com.hashicorp.cdktf.TerraformStack;
-import dev.platform.karpenter.backend.StateBackends;
 import dev.platform.karpenter.config.ClusterConfig;
-import dev.platform.karpenter.config.StateBackendSettings;
 import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.versions.UpgradeStation;
 import dev.platform.karpenter.versions.UpgradeSteps;
-import dev.platform.karpenter.versions.UpgradeSteps.Deployed;
-import imports.aws.provider.AwsProvider;
-import imports.aws.provider.AwsProviderConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -30,26 +21,14 @@ import java.util.Map;
  * kind of deployed release is computed here, at synth, into a lookup table: Terraform only looks it up.
  */
 public final class StepGuard {
-    /** Outputs of the IAM stack: the deployed chart version, and what the guard needs to know of it. */
-    public static final String VERSION_OUTPUT = "karpenter_chart_version";
-
-    public static final String STATION_OUTPUT = "karpenter_upgrade_station";
     static final String REFUSALS_LOCAL = "karpenter_upgrade_refusals";
-    static final String DEPLOYED_STATE = "karpenter_deployed_release";
     static final String CHECK_OUTPUT = "karpenter_step_guard";
 
     private StepGuard() {}
 
     /** The outputs the next deploy's guard reads back; in the IAM stack, the first one applied. */
     public static void record(IamStack iam, ClusterConfig config) {
-        TerraformOutput.Builder.create(iam, VERSION_OUTPUT)
-                .value(config.release().chartVersion())
-                .description("The Karpenter chart version these stacks were last applied with")
-                .build();
-        TerraformOutput.Builder.create(iam, STATION_OUTPUT)
-                .value(Deployed.of(config.apis()).station().key())
-                .description("What the next deploy's step guard checks: minor, patch level, oldest pool API declared")
-                .build();
+        DeployedState.record(iam, config);
     }
 
     /**
@@ -63,50 +42,9 @@ public final class StepGuard {
             return;
         }
         new TerraformLocal(stack, REFUSALS_LOCAL, refusals(config));
-        String iamStack = config.stackName(IamStack.CONCERN);
-        StateBackendSettings backend = config.backend();
-        String station;
-        String version;
-        if (backend.isRemote()) {
-            // terraform_remote_state fails on a missing state object, so it is read only once the object is listed.
-            String key = StateBackends.stateKey(backend, iamStack);
-            AwsProvider stateRegion = new AwsProvider(
-                    stack,
-                    "aws_state",
-                    AwsProviderConfig.builder()
-                            .alias("state")
-                            .region(backend.region())
-                            .build());
-            TerraformDataSource objects = new TerraformDataSource(
-                    stack,
-                    "karpenter_deployed_state_object",
-                    TerraformResourceConfig.builder()
-                            .terraformResourceType("aws_s3_objects")
-                            .provider(stateRegion)
-                            .build());
-            objects.addOverride("bucket", backend.bucket().orElseThrow());
-            objects.addOverride("prefix", key);
-            TerraformRemoteState deployed = DataTerraformRemoteStateS3.Builder.create(stack, DEPLOYED_STATE)
-                    .bucket(backend.bucket().orElseThrow())
-                    .key(key)
-                    .region(backend.region())
-                    .build();
-            deployed.addOverride(
-                    "count",
-                    "${contains(data.aws_s3_objects." + objects.getFriendlyUniqueId() + ".keys, \"" + key
-                            + "\") ? 1 : 0}");
-            String outputs = "data.terraform_remote_state." + deployed.getFriendlyUniqueId() + "[0].outputs.";
-            station = "try(" + outputs + STATION_OUTPUT + ", \"\")";
-            version = "try(" + outputs + VERSION_OUTPUT + ", \"\")";
-        } else {
-            // The state file itself, read by the file function: Terraform creates an empty one when it first locks
-            // it, and rewrites it during an apply, neither of which a count over terraform_remote_state survives.
-            String path = StateBackends.localStatePath(iamStack, stateDirFromStack);
-            String outputs = "jsondecode(file(\"" + path + "\")).outputs.";
-            station = "fileexists(\"" + path + "\") ? try(" + outputs + STATION_OUTPUT + ".value, \"\") : \"\"";
-            version = "fileexists(\"" + path + "\") ? try(" + outputs + VERSION_OUTPUT + ".value, \"\") : \"\"";
-        }
-        String refusal = "lookup(local." + REFUSALS_LOCAL + ", " + station + ", \"\")";
+        DeployedState deployed = DeployedState.of(config);
+        DeployedState.Expressions read = deployed.readIn(stack, stateDirFromStack);
+        String refusal = "lookup(local." + REFUSALS_LOCAL + ", " + read.station() + ", \"\")";
         TerraformOutput check = TerraformOutput.Builder.create(stack, CHECK_OUTPUT)
                 .value(config.release().chartVersion())
                 .description("The chart version this stack is planned for, once the step guard allowed the step")
@@ -117,7 +55,8 @@ public final class StepGuard {
                 Map.of(
                         "condition", "${" + refusal + " == \"\"}",
                         "error_message",
-                                "Karpenter ${" + version + "} is deployed (read back from the state of " + iamStack
+                                "Karpenter ${" + read.version() + "} is deployed (read back from the state of "
+                                        + deployed.iamStack()
                                         + "): ${" + refusal + "}"));
     }
 

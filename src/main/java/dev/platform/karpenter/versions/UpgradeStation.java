@@ -1,7 +1,6 @@
 package dev.platform.karpenter.versions;
 
 import dev.platform.karpenter.versions.UpgradeSteps.Deployed;
-import java.util.Arrays;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,9 +31,7 @@ public record UpgradeStation(KarpenterMinor minor, boolean atStep, ApiGeneration
         if (!matcher.matches()) {
             return Optional.empty();
         }
-        Optional<ApiGeneration> generation = Arrays.stream(ApiGeneration.values())
-                .filter(g -> DeclaredApis.spelling(g).equals(matcher.group(4)))
-                .findFirst();
+        Optional<ApiGeneration> generation = ApiGeneration.named(matcher.group(4));
         return KarpenterMinor.of(Integer.parseInt(matcher.group(1)), Integer.parseInt(matcher.group(2)))
                 .flatMap(minor -> generation.map(
                         oldest -> new UpgradeStation(minor, matcher.group(3).equals("latest"), oldest)));

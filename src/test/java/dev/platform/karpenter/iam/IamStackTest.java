@@ -60,6 +60,7 @@ class IamStackTest {
             .cluster(LONGEST_WITH_PREFIX, TestConfigs.V1, "irsa_use_name_prefix = true", "create_iam_role = true")
             .cluster(TestConfigs.configFor("china", "cn-north-1", TestConfigs.V0))
             .cluster(TestConfigs.configFor("sovereign", "eusc-de-east-1", TestConfigs.V1))
+            .cluster(TestConfigs.configFor("chinacreate", "cn-north-1", TestConfigs.V1, "create_iam_role = true"))
             .synthesize();
 
     private static final List<String> CLUSTERS =
@@ -306,8 +307,13 @@ class IamStackTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"pod, AmazonEC2ContainerRegistryPullOnly", "v0create, AmazonEC2ContainerRegistryReadOnly"})
-    void createsANodeRoleTrustedByEc2WithTheReleasesManagedPoliciesAndAnAccessEntry(String cluster, String ecr) {
+    @CsvSource({
+        "pod, AmazonEC2ContainerRegistryPullOnly, ec2.amazonaws.com",
+        "v0create, AmazonEC2ContainerRegistryReadOnly, ec2.amazonaws.com",
+        "chinacreate, AmazonEC2ContainerRegistryPullOnly, ec2.amazonaws.com.cn"
+    })
+    void createsANodeRoleTrustedByEc2WithTheReleasesManagedPoliciesAndAnAccessEntry(
+            String cluster, String ecr, String ec2Principal) {
         JsonNode stack = stack(cluster);
         String partition = dataAddress(stack, "aws_partition");
         JsonNode role = nodeRole(stack);
@@ -317,7 +323,7 @@ class IamStackTest {
         JsonNode trust = trustStatement(stack, role);
         assertThat(texts(trust.path("Action"))).containsExactly("sts:AssumeRole");
         assertThat(fieldNames(trust.path("Principal"))).containsExactly("Service");
-        assertThat(texts(trust.at("/Principal/Service"))).containsExactly("ec2.${" + partition + ".dns_suffix}");
+        assertThat(texts(trust.at("/Principal/Service"))).containsExactly(ec2Principal);
 
         List<String> attached = new ArrayList<>();
         resources(stack, "aws_iam_role_policy_attachment").forEach(a -> {

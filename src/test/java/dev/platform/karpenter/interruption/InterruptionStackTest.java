@@ -29,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class InterruptionStackTest {
@@ -49,6 +50,7 @@ class InterruptionStackTest {
             .cluster("v110", "1.10.0")
             .cluster("kms", TestConfigs.V1, "queue_name = \"karpenter-kms\"", "queue_kms_key_id = \"" + KEY_ARN + "\"")
             .cluster(LONGEST_CLUSTER, TestConfigs.V1)
+            .cluster(TestConfigs.configFor("china", "cn-north-1", TestConfigs.V1))
             .synthesize();
 
     private static JsonNode stack(String cluster) {
@@ -88,10 +90,10 @@ class InterruptionStackTest {
         assertThat(policyDocument(stack).path("Statement")).hasSize(2);
     }
 
-    @Test
-    void queuePolicyLetsEventBridgeAndSqsSendInThePartitionOfTheAccount() {
-        JsonNode stack = stack("v030");
-        String dnsSuffix = ref("data.aws_partition", onlyId(dataSources(stack, "aws_partition")), "dns_suffix");
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource({"v030, amazonaws.com", "china, amazonaws.com.cn"})
+    void queuePolicyLetsEventBridgeAndSqsSendInThePartitionOfTheRegion(String cluster, String dnsSuffix) {
+        JsonNode stack = stack(cluster);
 
         JsonNode allow = policyDocument(stack).path("Statement").get(0);
 

@@ -2,6 +2,7 @@ package dev.platform.karpenter.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -140,7 +141,7 @@ class MainTest {
                     .asString()
                     .startsWith("error: ")
                     .contains(bad.getValue())
-                    .hasSizeLessThanOrEqualTo(Main.MAX_ERROR_LINE)
+                    .hasSizeLessThanOrEqualTo(ConfigException.MAX_LENGTH)
                     .doesNotContain("Exception", "java.", "dev.platform", "\tat ");
         }
         assertThat(entries(project)).containsExactlyInAnyOrder("terraform.tfvars", "a-file", "src");
@@ -154,7 +155,7 @@ class MainTest {
                 .singleElement()
                 .asString()
                 .startsWith("error: first second x")
-                .hasSize(Main.MAX_ERROR_LINE)
+                .hasSize(ConfigException.MAX_LENGTH)
                 .endsWith("…");
     }
 

@@ -3,6 +3,7 @@ package dev.platform.karpenter.upgrade;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.platform.karpenter.testing.TestConfigs;
+import dev.platform.karpenter.versions.KarpenterMinor;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -107,6 +108,23 @@ class UpgradePathCommandTest {
 
         assertThat(out.toString(StandardCharsets.UTF_8))
                 .contains("Your other settings do not hold for this step: node_pool_spec.template.spec.expireAfter:"
+                        + " unknown field");
+    }
+
+    @Test
+    void namesTheUsersFieldsThatMoveAtTheStepThatDeclaresTheNextGeneration() throws IOException {
+        String lastV1beta1 = KarpenterMinor.V0_37.newestRelease().chartVersion();
+        Files.writeString(
+                project.resolve("terraform.tfvars"),
+                TestConfigs.tfvars(lastV1beta1, "node_pool_spec = { disruption = { expireAfter = \"720h\" } }"));
+
+        assertThat(run("--from", lastV1beta1)).isZero();
+
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("\n   Your fields that move:\n"
+                        + "     node_pool_spec.disruption.expireAfter -> node_pool_spec.template.spec.expireAfter"
+                        + " (changing it now drifts the nodes)\n"
+                        + "   Your other settings do not hold for this step: node_pool_spec.disruption.expireAfter:"
                         + " unknown field");
     }
 

@@ -16,10 +16,31 @@ public record KubernetesObject<S>(String apiVersion, String kind, ObjectMeta met
         }
     }
 
-    /** An apiVersion and kind: the type of the objects a generation renders. */
-    public record Type(String apiVersion, String kind) {
+    /** An API group, version and kind: the type of the objects a generation renders. */
+    public record Type(String group, String version, String kind) {
         public <S> KubernetesObject<S> named(String name, S spec) {
-            return of(apiVersion, kind, name, spec);
+            return of(apiVersion(), kind, name, spec);
+        }
+
+        /** As objects name it: "karpenter.sh/v1". */
+        public String apiVersion() {
+            return group + "/" + version;
+        }
+
+        /** As kubectl names the resource: "nodepools.karpenter.sh". */
+        public String resource() {
+            return plural() + "." + group;
+        }
+
+        /** The resource at this version only: "nodepools.v1.karpenter.sh". */
+        public String versionedResource() {
+            return plural() + "." + version + "." + group;
+        }
+
+        private String plural() {
+            // English plurals, as the CRDs spell them: ec2nodeclasses, provisioners.
+            String lower = kind.toLowerCase(java.util.Locale.ROOT);
+            return lower + (lower.endsWith("s") ? "es" : "s");
         }
     }
 

@@ -75,12 +75,12 @@ public final class SpecCheck {
     }
 
     /** node_pool_spec for the pool "default", node_pools[N].spec for the others. */
-    static String poolSetting(int index) {
+    public static String poolSetting(int index) {
         return index == 0 ? "node_pool_spec" : "node_pools[" + (index - 1) + "].spec";
     }
 
     /** node_class_spec for the node class "default", node_classes[N].spec for the others. */
-    static String nodeClassSetting(int index) {
+    public static String nodeClassSetting(int index) {
         return index == 0 ? "node_class_spec" : "node_classes[" + (index - 1) + "].spec";
     }
 

@@ -17,11 +17,10 @@ import java.util.regex.Pattern;
  * settings.aws.defaultInstanceProfile, so the node template names no role or profile.
  */
 final class V1Alpha5Manifests extends GenerationManifests {
-    static final String PROVISIONER_API = "karpenter.sh/v1alpha5";
-    static final String NODE_TEMPLATE_API = "karpenter.k8s.aws/v1alpha1";
-    static final KubernetesObject.Type PROVISIONER = new KubernetesObject.Type(PROVISIONER_API, "Provisioner");
+    static final KubernetesObject.Type PROVISIONER =
+            new KubernetesObject.Type("karpenter.sh", "v1alpha5", "Provisioner");
     static final KubernetesObject.Type AWS_NODE_TEMPLATE =
-            new KubernetesObject.Type(NODE_TEMPLATE_API, "AWSNodeTemplate");
+            new KubernetesObject.Type("karpenter.k8s.aws", "v1alpha1", "AWSNodeTemplate");
     /** The label Karpenter 0.x puts on the nodes it launches. */
     static final String POOL_LABEL = ApiGeneration.V1ALPHA5.poolLabel();
     /** The hook's Job gives up this much before Helm's timeout, so its failure reaches Helm as the error. */

@@ -20,11 +20,9 @@ import java.util.Map;
  * becomes spec.role, and the selectors become selector terms.
  */
 final class V1Beta1Manifests extends GenerationManifests {
-    static final String NODE_POOL_API = "karpenter.sh/v1beta1";
-    static final String NODE_CLASS_API = "karpenter.k8s.aws/v1beta1";
-    static final String NODE_CLASS_KIND = "EC2NodeClass";
-    static final KubernetesObject.Type NODE_POOL = new KubernetesObject.Type(NODE_POOL_API, "NodePool");
-    static final KubernetesObject.Type EC2_NODE_CLASS = new KubernetesObject.Type(NODE_CLASS_API, NODE_CLASS_KIND);
+    static final KubernetesObject.Type NODE_POOL = new KubernetesObject.Type("karpenter.sh", "v1beta1", "NodePool");
+    static final KubernetesObject.Type EC2_NODE_CLASS =
+            new KubernetesObject.Type("karpenter.k8s.aws", "v1beta1", "EC2NodeClass");
 
     V1Beta1Manifests() {
         super(ApiGeneration.V1BETA1, NODE_POOL, EC2_NODE_CLASS);
@@ -69,7 +67,8 @@ final class V1Beta1Manifests extends GenerationManifests {
                         pool.labels().isEmpty() ? null : new TemplateMetadata(pool.labels()),
                         new NodeClaimSpec(
                                 PoolRequirements.of(pool),
-                                new NodeClassRef(NODE_CLASS_API, null, NODE_CLASS_KIND, pool.nodeClass()),
+                                new NodeClassRef(
+                                        EC2_NODE_CLASS.apiVersion(), null, EC2_NODE_CLASS.kind(), pool.nodeClass()),
                                 PoolRequirements.taints(pool),
                                 null)),
                 PoolRequirements.limits(pool),

@@ -16,12 +16,9 @@ import java.util.Map;
  * default. The node class names the node role; Karpenter makes and deletes the instance profile itself.
  */
 final class V1Manifests extends GenerationManifests {
-    static final String NODE_POOL_API = "karpenter.sh/v1";
-    static final String NODE_CLASS_GROUP = "karpenter.k8s.aws";
-    static final String NODE_CLASS_API = NODE_CLASS_GROUP + "/v1";
-    static final String NODE_CLASS_KIND = "EC2NodeClass";
-    static final KubernetesObject.Type NODE_POOL = new KubernetesObject.Type(NODE_POOL_API, "NodePool");
-    static final KubernetesObject.Type EC2_NODE_CLASS = new KubernetesObject.Type(NODE_CLASS_API, NODE_CLASS_KIND);
+    static final KubernetesObject.Type NODE_POOL = new KubernetesObject.Type("karpenter.sh", "v1", "NodePool");
+    static final KubernetesObject.Type EC2_NODE_CLASS =
+            new KubernetesObject.Type("karpenter.k8s.aws", "v1", "EC2NodeClass");
     /** How long a node must be empty or underutilized before consolidation, as upstream's default pool. */
     static final String DEFAULT_CONSOLIDATE_AFTER = "1m";
 
@@ -60,7 +57,7 @@ final class V1Manifests extends GenerationManifests {
                         pool.labels().isEmpty() ? null : new TemplateMetadata(pool.labels()),
                         new NodeClaimSpec(
                                 PoolRequirements.of(pool),
-                                new NodeClassRef(null, NODE_CLASS_GROUP, NODE_CLASS_KIND, pool.nodeClass()),
+                                new NodeClassRef(null, EC2_NODE_CLASS.group(), EC2_NODE_CLASS.kind(), pool.nodeClass()),
                                 PoolRequirements.taints(pool),
                                 pool.expireAfter())),
                 PoolRequirements.limits(pool),

@@ -1,0 +1,162 @@
+package dev.platform.karpenter.upgrade;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.hashicorp.cdktf.DataTerraformRemoteStateS3;
+import com.hashicorp.cdktf.TerraformDataSource;
+import com.hashicorp.cdktf.TerraformOutput;
+import com.hashicorp.cdktf.TerraformRemoteState;
+import com.hashicorp.cdktf.TerraformResourceConfig;
+import com.hashicorp.cdktf.TerraformStack;
+import dev.platform.karpenter.backend.StateBackends;
+import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.ConfigException;
+import dev.platform.karpenter.config.StateBackendSettings;
+import dev.platform.karpenter.iam.IamStack;
+import dev.platform.karpenter.versions.KarpenterRelease;
+import dev.platform.karpenter.versions.UpgradeStation;
+import dev.platform.karpenter.versions.UpgradeSteps.Deployed;
+import imports.aws.provider.AwsProvider;
+import imports.aws.provider.AwsProviderConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * What the stacks were last deployed with, kept by the IAM stack (applied first) in two outputs of its state: the
+ * chart version and its {@link UpgradeStation}. The one place that knows where that state is and what it holds,
+ * for both readers: the step guard, which reads it back in Terraform at plan, and bin/upgrade-path, which reads it
+ * here.
+ */
+final class DeployedState {
+    /** Outputs of the IAM stack: the deployed chart version, and what the guard needs to know of it. */
+    static final String VERSION_OUTPUT = "karpenter_chart_version";
+
+    static final String STATION_OUTPUT = "karpenter_upgrade_station";
+    static final String REMOTE_STATE = "karpenter_deployed_release";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String iamStack;
+    private final StateBackendSettings backend;
+
+    private DeployedState(String iamStack, StateBackendSettings backend) {
+        this.iamStack = iamStack;
+        this.backend = backend;
+    }
+
+    /** The deployed state of {@code config}'s cluster. */
+    static DeployedState of(ClusterConfig config) {
+        return new DeployedState(config.stackName(IamStack.CONCERN), config.backend());
+    }
+
+    /** The stack whose state holds it. */
+    String iamStack() {
+        return iamStack;
+    }
+
+    /** Writes this deploy's outputs into the IAM stack, for the next deploy to read. */
+    static void record(IamStack iam, ClusterConfig config) {
+        TerraformOutput.Builder.create(iam, VERSION_OUTPUT)
+                .value(config.release().chartVersion())
+                .description("The Karpenter chart version these stacks were last applied with")
+                .build();
+        TerraformOutput.Builder.create(iam, STATION_OUTPUT)
+                .value(Deployed.of(config.apis()).station().key())
+                .description("What the next deploy's step guard checks: minor, patch level, oldest pool API declared")
+                .build();
+    }
+
+    /**
+     * Terraform expressions of the two outputs, empty strings where nothing is deployed yet.
+     *
+     * @param station the station's key
+     */
+    record Expressions(String station, String version) {}
+
+    /**
+     * The outputs as Terraform reads them back in {@code stack}, adding what that takes.
+     *
+     * @param stateDirFromStack the project directory as seen from the stack's working directory (local state)
+     */
+    Expressions readIn(TerraformStack stack, String stateDirFromStack) {
+        if (backend.isRemote()) {
+            // terraform_remote_state fails on a missing state object, so it is read only once the object is listed.
+            String key = StateBackends.stateKey(backend, iamStack);
+            AwsProvider stateRegion = new AwsProvider(
+                    stack,
+                    "aws_state",
+                    AwsProviderConfig.builder()
+                            .alias("state")
+                            .region(backend.region())
+                            .build());
+            TerraformDataSource objects = new TerraformDataSource(
+                    stack,
+                    "karpenter_deployed_state_object",
+                    TerraformResourceConfig.builder()
+                            .terraformResourceType("aws_s3_objects")
+                            .provider(stateRegion)
+                            .build());
+            objects.addOverride("bucket", backend.bucket().orElseThrow());
+            objects.addOverride("prefix", key);
+            TerraformRemoteState deployed = DataTerraformRemoteStateS3.Builder.create(stack, REMOTE_STATE)
+                    .bucket(backend.bucket().orElseThrow())
+                    .key(key)
+                    .region(backend.region())
+                    .build();
+            deployed.addOverride(
+                    "count",
+                    "${contains(data.aws_s3_objects." + objects.getFriendlyUniqueId() + ".keys, \"" + key
+                            + "\") ? 1 : 0}");
+            String outputs = "data.terraform_remote_state." + deployed.getFriendlyUniqueId() + "[0].outputs.";
+            return new Expressions(
+                    "try(" + outputs + STATION_OUTPUT + ", \"\")", "try(" + outputs + VERSION_OUTPUT + ", \"\")");
+        }
+        // The state file itself, read by the file function: Terraform creates an empty one when it first locks it,
+        // and rewrites it during an apply, neither of which a count over terraform_remote_state survives.
+        String path = StateBackends.localStatePath(iamStack, stateDirFromStack);
+        String outputs = "jsondecode(file(\"" + path + "\")).outputs.";
+        return new Expressions(
+                "fileexists(\"" + path + "\") ? try(" + outputs + STATION_OUTPUT + ".value, \"\") : \"\"",
+                "fileexists(\"" + path + "\") ? try(" + outputs + VERSION_OUTPUT + ".value, \"\") : \"\"");
+    }
+
+    /**
+     * The outputs as the local state in {@code projectDir} holds them.
+     *
+     * @throws ConfigException naming what to pass instead where they cannot be read: S3 state, no state yet, a
+     *     state written before the outputs existed
+     */
+    Deployed read(Path projectDir) {
+        if (backend.isRemote()) {
+            throw new ConfigException("the state of " + iamStack + " is in s3://"
+                    + backend.bucket().orElseThrow() + "/" + StateBackends.stateKey(backend, iamStack)
+                    + "; pass --from with its output " + VERSION_OUTPUT + " ("
+                    + CdktfCli.command("output " + iamStack) + ")");
+        }
+        Path state =
+                projectDir.resolve(StateBackends.localStatePath(iamStack, ".")).normalize();
+        JsonNode outputs;
+        try {
+            outputs = Files.size(state) == 0
+                    ? JSON.createObjectNode()
+                    : JSON.readTree(state.toFile()).path("outputs");
+        } catch (IOException e) {
+            throw new ConfigException("no state of " + iamStack + " in " + state.getParent()
+                    + " (nothing deployed yet?): pass --from VERSION, or deploy karpenter_chart_version directly");
+        }
+        String version = outputs.at("/" + VERSION_OUTPUT + "/value").asText("");
+        String station = outputs.at("/" + STATION_OUTPUT + "/value").asText("");
+        if (version.isEmpty()) {
+            throw new ConfigException(state + " has no output " + VERSION_OUTPUT
+                    + " (deployed by an earlier version of this project): pass --from VERSION");
+        }
+        KarpenterRelease release = KarpenterRelease.of(version);
+        UpgradeStation deployed = UpgradeStation.parse(station)
+                .filter(parsed -> parsed.minor() == release.row())
+                .orElseThrow(() -> new ConfigException(
+                        state + ": its output " + STATION_OUTPUT + " " + ConfigException.quote(station)
+                                + " is no station of " + version + "; pass --from VERSION --from-api GENERATION"));
+        return new Deployed(release, deployed.oldestDeclared());
+    }
+}
