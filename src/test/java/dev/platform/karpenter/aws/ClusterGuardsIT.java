@@ -49,10 +49,10 @@ class ClusterGuardsIT {
 
             TerraformRunner.Outcome plan = terraform.attempt("plan", "-input=false", "-no-color");
             assertThat(plan.exitCode()).as(plan.output()).isEqualTo(1);
-            assertThat(oneLine(plan.output())).as(concern).contains("Error: Resource postcondition failed", message);
+            assertThat(plan.oneLine()).as(concern).contains("Error: Resource postcondition failed", message);
             TerraformRunner.Outcome apply = terraform.attempt("apply", "-auto-approve", "-input=false", "-no-color");
             assertThat(apply.exitCode()).as(apply.output()).isEqualTo(1);
-            assertThat(oneLine(apply.output())).contains(message).doesNotContain("Creating...");
+            assertThat(apply.oneLine()).contains(message).doesNotContain("Creating...");
         }
         assertThat(MOTO.server().listRoleNames()).containsExactlyInAnyOrderElementsOf(rolesBefore);
         assertThat(MOTO.server().listPolicyNames()).isEmpty();
@@ -103,10 +103,5 @@ class ClusterGuardsIT {
 
     private static ClusterConfig configFor(String name, String chart) {
         return TestConfigs.configFor(name, MotoServer.REGION, chart);
-    }
-
-    /** Terraform's output with its box drawing and line wrapping removed, for matching messages. */
-    private static String oneLine(String output) {
-        return output.replaceAll("[│╷╵]", " ").replaceAll("\\s+", " ");
     }
 }

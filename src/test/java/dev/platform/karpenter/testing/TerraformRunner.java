@@ -153,7 +153,12 @@ public final class TerraformRunner {
     }
 
     /** What a terraform command did: its arguments, exit status, combined output and the log holding it. */
-    public record Outcome(String command, int exitCode, String output, Path log) {}
+    public record Outcome(String command, int exitCode, String output, Path log) {
+        /** The output with Terraform's box drawing and line wrapping removed, for matching messages. */
+        public String oneLine() {
+            return TerraformCommand.oneLine(output);
+        }
+    }
 
     /** Runs a subcommand that prints one JSON document, e.g. {@code show -json}, and parses it. */
     private JsonNode json(String... args) {

@@ -46,7 +46,7 @@ class SpecSettingsTest {
         while (block.find()) {
             examples.add(block.group(1));
         }
-        assertThat(examples).hasSize(3);
+        assertThat(examples).hasSize(4);
         return examples;
     }
 
@@ -100,6 +100,15 @@ class SpecSettingsTest {
         assertThat(kubelet.at("/kubelet/maxPods").asInt()).isEqualTo(110);
         assertThat(kubelet.at("/metadataOptions/httpPutResponseHopLimit").asInt())
                 .isEqualTo(2);
+        List<JsonNode> reserved = Rendered.of(TestConfigs.config(NEWEST, examples.get(3)));
+        assertThat(Rendered.spec(reserved, "NodePool", "default").at("/template/spec/requirements/0"))
+                .isEqualTo(
+                        json(
+                                "{\"key\":\"karpenter.sh/capacity-type\",\"operator\":\"In\",\"values\":[\"reserved\",\"on-demand\"]}"));
+        assertThat(Rendered.spec(reserved, "EC2NodeClass", "default").at("/capacityReservationSelectorTerms"))
+                .isEqualTo(
+                        json(
+                                "[{\"id\":\"cr-0123456789abcdef0\"},{\"tags\":{\"team\":\"ml\"},\"ownerID\":\"123456789012\"}]"));
     }
 
     @Test
