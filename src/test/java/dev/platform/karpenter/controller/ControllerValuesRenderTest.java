@@ -2,6 +2,7 @@ package dev.platform.karpenter.controller;
 
 import static dev.platform.karpenter.controller.ControllerChartRenderTest.controller;
 import static dev.platform.karpenter.controller.ControllerChartRenderTest.deployment;
+import static dev.platform.karpenter.controller.ControllerChartRenderTest.env;
 import static dev.platform.karpenter.testing.Json.yaml;
 import static dev.platform.karpenter.testing.kubernetes.HelmRender.find;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -236,13 +237,5 @@ class ControllerValuesRenderTest {
         String readme = Files.readString(Path.of("README.md"));
         Stream.of(SPOT_TO_SPOT, METRICS, PRIVATE_REGISTRY, SEED_SETTINGS)
                 .forEach(example -> assertThat(readme).contains(example));
-    }
-
-    private static Map<String, String> env(JsonNode container) {
-        Map<String, String> env = new LinkedHashMap<>();
-        container
-                .path("env")
-                .forEach(e -> env.put(e.path("name").asText(), e.path("value").asText()));
-        return env;
     }
 }
