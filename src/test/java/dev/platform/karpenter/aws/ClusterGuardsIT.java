@@ -7,13 +7,10 @@ import dev.platform.karpenter.testing.IntegrationTest;
 import dev.platform.karpenter.testing.MotoServer;
 import dev.platform.karpenter.testing.SharedMoto;
 import dev.platform.karpenter.testing.Synthesized;
-import dev.platform.karpenter.testing.TerraformCommand;
-import dev.platform.karpenter.testing.TerraformCommand.Result;
 import dev.platform.karpenter.testing.TerraformRunner;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -41,20 +38,19 @@ class ClusterGuardsIT {
                 "1.14.1  | 1.33 | AL2          | ami_family = \"AL2\" cannot run on EKS cluster c1: it runs Kubernetes 1.33, and EKS publishes no AL2 AMI for Kubernetes 1.33 or later. Set ami_family to \"Bottlerocket\" or \"AL2023\". Nothing was changed.",
             })
     void aMismatchStopsThePlanOfTheFirstStacksAndNothingIsCreated(
-            String chart, String kubernetes, String amiFamily, String message)
-            throws IOException, InterruptedException {
+            String chart, String kubernetes, String amiFamily, String message) throws IOException {
         MOTO.server().createEksCluster("c1", kubernetes);
         Synthesized synthesized = Synthesized.of(config(chart, amiFamily));
         List<String> rolesBefore = MOTO.server().listRoleNames();
 
         for (String concern : FIRST_STACKS) {
-            Path stackDir = synthesized.stackDir("c1-" + concern);
-            new TerraformRunner(stackDir, MOTO.server()).init();
+            TerraformRunner terraform = new TerraformRunner(synthesized.stackDir("c1-" + concern), MOTO.server());
+            terraform.init();
 
-            Result plan = terraform(stackDir, "plan", "-input=false", "-no-color");
+            TerraformRunner.Outcome plan = terraform.attempt("plan", "-input=false", "-no-color");
             assertThat(plan.exitCode()).as(plan.output()).isEqualTo(1);
             assertThat(plan.oneLine()).as(concern).contains("Error: Resource postcondition failed", message);
-            Result apply = terraform(stackDir, "apply", "-auto-approve", "-input=false", "-no-color");
+            TerraformRunner.Outcome apply = terraform.attempt("apply", "-auto-approve", "-input=false", "-no-color");
             assertThat(apply.exitCode()).as(apply.output()).isEqualTo(1);
             assertThat(apply.oneLine()).contains(message).doesNotContain("Creating...");
         }
@@ -107,9 +103,5 @@ class ClusterGuardsIT {
 
     private static ClusterConfig configFor(String name, String chart) {
         return TestConfigs.configFor(name, MotoServer.REGION, chart);
-    }
-
-    private static Result terraform(Path stackDir, String... args) {
-        return TerraformCommand.run(stackDir, MOTO.server(), "guards", env -> {}, args);
     }
 }

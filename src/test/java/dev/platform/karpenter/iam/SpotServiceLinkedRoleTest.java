@@ -7,7 +7,7 @@ import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import org.junit.jupiter.api.Test;
 
-/** The spot service-linked role in the synthesized IAM stack; SpotServiceLinkedRoleIT applies it to moto. */
+/** The spot service-linked role in the synthesized IAM stack; IamStackIT applies both cases to moto. */
 class SpotServiceLinkedRoleTest {
     private static final Synthesized APP = Synthesized.of(
             TestConfigs.configFor("spot", "eu-west-1", TestConfigs.V1),

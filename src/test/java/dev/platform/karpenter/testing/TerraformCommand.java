@@ -19,8 +19,13 @@ public final class TerraformCommand {
     public record Result(int exitCode, String output) {
         /** The output with Terraform's box drawing and line wrapping removed, for matching messages. */
         public String oneLine() {
-            return output.replaceAll("[│╷╵]", " ").replaceAll("\\s+", " ");
+            return TerraformCommand.oneLine(output);
         }
+    }
+
+    /** Terraform's output with its box drawing and line wrapping removed, for matching messages. */
+    static String oneLine(String output) {
+        return output.replaceAll("[│╷╵]", " ").replaceAll("\\s+", " ");
     }
 
     private TerraformCommand() {}
