@@ -13,7 +13,6 @@ import static dev.platform.karpenter.config.SettingsCatalogue.UPGRADE_OVERRIDE;
 import dev.platform.karpenter.versions.DeclaredApis;
 import dev.platform.karpenter.versions.HelmValueKeys;
 import dev.platform.karpenter.versions.KarpenterRelease;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -118,19 +117,7 @@ public record ClusterConfig(
         return release.hasCapacityReservations()
                 && !release.reservedCapacityOnByDefault()
                 && poolsAndClasses.allowsReserved()
-                && !writes(controller.chartValues(), HelmValueKeys.RESERVED_CAPACITY_GATE.segments());
-    }
-
-    /** Whether {@code values} holds {@code path}, even as null. */
-    private static boolean writes(Map<String, Object> values, List<String> path) {
-        Object at = values;
-        for (String key : path) {
-            if (!(at instanceof Map<?, ?> map) || !map.containsKey(key)) {
-                return false;
-            }
-            at = map.get(key);
-        }
-        return true;
+                && !HelmValueKeys.RESERVED_CAPACITY_GATE.isSetIn(controller.chartValues());
     }
 
     /** Names of the AWS resources made for this cluster, derived in one place. */

@@ -33,17 +33,7 @@ public final class FieldMoves {
 
         /** Whether {@code spec} (a pool's or a node class's, as the user wrote it) sets this field, even to null. */
         public boolean setIn(Holder holder, Map<String, Object> spec) {
-            if (holder != fromHolder) {
-                return false;
-            }
-            Object at = spec;
-            for (String key : from) {
-                if (!(at instanceof Map<?, ?> map) || !map.containsKey(key)) {
-                    return false;
-                }
-                at = map.get(key);
-            }
-            return true;
+            return holder == fromHolder && new ValuePath(from).isSetIn(spec);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.platform.karpenter.versions;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A key path into a chart's values, one segment per map level. A segment may itself contain dots (annotation keys
@@ -23,6 +24,18 @@ public record ValuePath(List<String> segments) {
         List<String> longer = new ArrayList<>(segments);
         longer.add(segment);
         return new ValuePath(longer);
+    }
+
+    /** Whether {@code tree} (maps of maps, as tfvars objects read) holds this path, even as null. */
+    public boolean isSetIn(Map<String, ?> tree) {
+        Object at = tree;
+        for (String key : segments) {
+            if (!(at instanceof Map<?, ?> map) || !map.containsKey(key)) {
+                return false;
+            }
+            at = map.get(key);
+        }
+        return true;
     }
 
     /** Helm's --set spelling: segments joined with dots, dots inside a segment escaped ({@code a.b\.c}). */
