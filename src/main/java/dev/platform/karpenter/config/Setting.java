@@ -23,44 +23,44 @@ import java.util.function.BiFunction;
 public final class Setting<T> {
     /** What a setting holds, as tfvars writes it (and Terraform's variable types name it). */
     public enum Type {
-        STRING("string"),
-        BOOL("bool"),
-        NUMBER("number"),
-        LIST("list(string)"),
-        MAP("map(string)"),
-        OBJECT("object"),
-        OBJECT_LIST("list(object)");
-
-        private final String terraform;
-
-        Type(String terraform) {
-            this.terraform = terraform;
-        }
+        STRING,
+        BOOL,
+        NUMBER,
+        LIST,
+        MAP,
+        OBJECT,
+        OBJECT_LIST;
 
         /** The type as a Terraform variable declares it. */
         public String terraform() {
-            return terraform;
+            return switch (this) {
+                case STRING -> "string";
+                case BOOL -> "bool";
+                case NUMBER -> "number";
+                case LIST -> "list(string)";
+                case MAP -> "map(string)";
+                case OBJECT -> "object";
+                case OBJECT_LIST -> "list(object)";
+            };
         }
     }
 
     /** Where a setting may be written. */
     public enum Scope {
         /** A top-level setting of a cluster's file. */
-        CLUSTER("cluster"),
+        CLUSTER,
         /** A key of a node_pools entry. */
-        NODE_POOL("node_pools entry"),
+        NODE_POOL,
         /** A key of a node_classes entry. */
-        NODE_CLASS("node_classes entry");
-
-        private final String where;
-
-        Scope(String where) {
-            this.where = where;
-        }
+        NODE_CLASS;
 
         /** How the docs name the place. */
         public String where() {
-            return where;
+            return switch (this) {
+                case CLUSTER -> "cluster";
+                case NODE_POOL -> "node_pools entry";
+                case NODE_CLASS -> "node_classes entry";
+            };
         }
     }
 
