@@ -42,6 +42,7 @@ class UpgradeReportPrinterTest {
         UpgradeReport report = new UpgradeReport(
                 "demo",
                 "karpenter",
+                List.of("demo-nodepools", "demo-karpenter"),
                 new Deployed(BRIDGE, ApiGeneration.V1BETA1),
                 BRIDGE,
                 Optional.of(BRIDGE.supportedKubernetes().max()),
@@ -97,6 +98,7 @@ class UpgradeReportPrinterTest {
         UpgradeReport report = new UpgradeReport(
                 "demo",
                 "karpenter",
+                List.of("demo-nodepools", "demo-karpenter"),
                 new Deployed(newest, ApiGeneration.V1),
                 newest,
                 Optional.empty(),
