@@ -11,7 +11,9 @@ import static dev.platform.karpenter.config.SettingsCatalogue.TAGS;
 import static dev.platform.karpenter.config.SettingsCatalogue.UPGRADE_OVERRIDE;
 
 import dev.platform.karpenter.versions.DeclaredApis;
+import dev.platform.karpenter.versions.HelmValueKeys;
 import dev.platform.karpenter.versions.KarpenterRelease;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -105,6 +107,30 @@ public record ClusterConfig(
                 .kmsKeyId()
                 .ifPresent(key -> Regions.requireArnInPartition("queue_kms_key_id", key, region));
         return config;
+    }
+
+    /**
+     * Whether the controller's values turn on the ReservedCapacity feature gate: a pool may launch into capacity
+     * reservations, the release has the gate but off by default, and controller_values does not set it (the user's
+     * word stands, as everywhere in controller_values).
+     */
+    public boolean turnsOnReservedCapacity() {
+        return release.hasCapacityReservations()
+                && !release.reservedCapacityOnByDefault()
+                && poolsAndClasses.allowsReserved()
+                && !writes(controller.chartValues(), HelmValueKeys.RESERVED_CAPACITY_GATE.segments());
+    }
+
+    /** Whether {@code values} holds {@code path}, even as null. */
+    private static boolean writes(Map<String, Object> values, List<String> path) {
+        Object at = values;
+        for (String key : path) {
+            if (!(at instanceof Map<?, ?> map) || !map.containsKey(key)) {
+                return false;
+            }
+            at = map.get(key);
+        }
+        return true;
     }
 
     /** Names of the AWS resources made for this cluster, derived in one place. */

@@ -2,6 +2,7 @@ package dev.platform.karpenter.config;
 
 import static dev.platform.karpenter.config.SettingsCatalogue.AMI_FAMILY;
 import static dev.platform.karpenter.config.SettingsCatalogue.AMI_VERSION;
+import static dev.platform.karpenter.config.SettingsCatalogue.CAPACITY_TYPES;
 import static dev.platform.karpenter.config.SettingsCatalogue.CONSOLIDATE_AFTER;
 import static dev.platform.karpenter.config.SettingsCatalogue.DISCOVERY_TAG_KEY;
 import static dev.platform.karpenter.config.SettingsCatalogue.DISCOVERY_TAG_VALUE;
@@ -72,11 +73,11 @@ public record PoolsAndNodeClasses(
                 throw e.in(where);
             }
         }
-        for (PoolSettings pool : pools) {
-            String where = pool.name().equals(PoolSettings.DEFAULT_POOL)
-                    ? ""
-                    : "node_pools " + ConfigException.quote(pool.name()) + ": ";
+        for (int i = 0; i < pools.size(); i++) {
+            PoolSettings pool = pools.get(i);
+            String where = i == 0 ? "" : "node_pools " + ConfigException.quote(pool.name()) + ": ";
             requireValidFor(rules, apis, pool, where);
+            requireCapacityTypesOf(apis, pool, specSetting(i), where);
         }
         Optional<String> hookImage = settings.optional(UNINSTALL_HOOK_IMAGE);
         hookImage.ifPresent(image -> {
@@ -187,9 +188,63 @@ public record PoolsAndNodeClasses(
         return nodeClasses.stream().map(NodeClassSettings::amiFamily).distinct().toList();
     }
 
-    /** Whether any pool may launch spot capacity (the default pools do). */
+    /**
+     * Whether any pool may launch spot capacity (the default pools do), by its capacity_types, node_requirements or
+     * the requirements of its spec.
+     */
     public boolean allowsSpot() {
-        return pools.stream().anyMatch(pool -> pool.capacityTypes().contains("spot"));
+        return anyPoolMayLaunch(PoolCapacity.SPOT);
+    }
+
+    /**
+     * Whether any pool may launch into capacity reservations (capacity type "reserved", by its settings or spec), so
+     * that the release's capacity reservation handling must be on.
+     */
+    public boolean allowsReserved() {
+        return anyPoolMayLaunch(PoolCapacity.RESERVED);
+    }
+
+    /** The pool "default" takes node_pool_spec, the others their entry's spec. */
+    private static String specSetting(int poolIndex) {
+        return poolIndex == 0
+                ? SettingsCatalogue.NODE_POOL_SPEC.key()
+                : NODE_POOLS.key() + "[" + (poolIndex - 1) + "]." + SettingsCatalogue.NODE_POOL_ENTRY_SPEC.key();
+    }
+
+    private boolean anyPoolMayLaunch(String capacityType) {
+        for (int i = 0; i < pools.size(); i++) {
+            if (PoolCapacity.of(pools.get(i), specSetting(i)).contains(capacityType)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Capacity types the release does not have are refused wherever they are written: capacity_types, or the
+     * values of a capacity type requirement in node_requirements or the spec.
+     */
+    private static void requireCapacityTypesOf(DeclaredApis apis, PoolSettings pool, String specSetting, String where) {
+        prefixed(where, () -> CAPACITY_TYPES.requireAvailable(pool.capacityTypes(), apis));
+        List<String> available = CAPACITY_TYPES.availableWith(apis);
+        for (PoolCapacity.Requirement requirement : PoolCapacity.requirements(pool, specSetting)) {
+            for (String value : requirement.values()) {
+                CAPACITY_TYPES.allowed().stream()
+                        .filter(allowed -> allowed.value().equals(value)
+                                && !allowed.releases().contains(apis))
+                        .findFirst()
+                        .ifPresent(allowed -> {
+                            // A spec's place names its pool already (node_pools[0].spec...).
+                            String place = requirement.where().startsWith(specSetting)
+                                    ? requirement.where()
+                                    : where + requirement.where();
+                            throw new ConfigException(place + ".values: capacity type "
+                                    + ConfigException.quote(value) + " applies to Karpenter "
+                                    + allowed.releases().text() + " only; with " + apis.release() + " use "
+                                    + ConfigException.quoteAll(available));
+                        });
+            }
+        }
     }
 
     private static void requireValidFor(NodePoolRules rules, DeclaredApis apis, PoolSettings pool, String where) {

@@ -4,6 +4,7 @@ import dev.platform.karpenter.versions.DeclaredApis;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -73,6 +74,7 @@ public final class Setting<T> {
     private final Set<Scope> scopes;
     private final ReleaseSpan releases;
     private final List<String> allowed;
+    private final Map<String, ReleaseSpan> allowedReleases;
     private final Class<? extends SettingValue> choices;
     private final Integer min;
     private final boolean nonEmpty;
@@ -92,6 +94,7 @@ public final class Setting<T> {
         this.scopes = Set.copyOf(b.scopes);
         this.releases = b.releases;
         this.allowed = List.copyOf(b.allowed);
+        this.allowedReleases = Map.copyOf(b.allowedReleases);
         this.choices = b.choices;
         this.min = b.min;
         this.nonEmpty = b.nonEmpty;
@@ -152,7 +155,7 @@ public final class Setting<T> {
                     .toList();
         }
         return allowed.stream()
-                .map(value -> new Allowed(value, ReleaseSpan.ALL))
+                .map(value -> new Allowed(value, allowedReleases.getOrDefault(value, ReleaseSpan.ALL)))
                 .toList();
     }
 
@@ -231,14 +234,33 @@ public final class Setting<T> {
      */
     public void requireAvailable(SettingValue value, DeclaredApis apis) {
         if (!value.releases().contains(apis)) {
-            List<String> available = allowed().stream()
-                    .filter(a -> a.releases().contains(apis))
-                    .map(Allowed::value)
-                    .toList();
             throw new ConfigException(key + " " + ConfigException.quote(value.setting()) + " applies to Karpenter "
                     + value.releases().text() + " only; with " + apis.release() + " use "
-                    + ConfigException.quoteAll(available));
+                    + ConfigException.quoteAll(availableWith(apis)));
         }
+    }
+
+    /**
+     * Fails unless the declared generations accept every item of a list setting's {@code values}, naming the first
+     * one they do not and the values they do: "KEY "VALUE" applies to Karpenter SPAN only; with RELEASE use ...".
+     */
+    public void requireAvailable(List<String> values, DeclaredApis apis) {
+        for (String value : values) {
+            ReleaseSpan releases = allowedReleases.getOrDefault(value, ReleaseSpan.ALL);
+            if (!releases.contains(apis)) {
+                throw new ConfigException(key + " " + ConfigException.quote(value) + " applies to Karpenter "
+                        + releases.text() + " only; with " + apis.release() + " use "
+                        + ConfigException.quoteAll(availableWith(apis)));
+            }
+        }
+    }
+
+    /** The values the declared generations accept, in declaration order. */
+    public List<String> availableWith(DeclaredApis apis) {
+        return allowed().stream()
+                .filter(a -> a.releases().contains(apis))
+                .map(Allowed::value)
+                .toList();
     }
 
     @Override
@@ -268,6 +290,7 @@ public final class Setting<T> {
         private final Set<Scope> scopes = EnumSet.of(Scope.CLUSTER);
         private ReleaseSpan releases = ReleaseSpan.ALL;
         private final List<String> allowed = new ArrayList<>();
+        private final Map<String, ReleaseSpan> allowedReleases = new HashMap<>();
         private Class<? extends SettingValue> choices;
         private Integer min;
         private boolean nonEmpty;
@@ -337,6 +360,13 @@ public final class Setting<T> {
         /** The only values (of a list: items) it takes, in this order in messages and docs. */
         public Builder<T> oneOf(String... values) {
             allowed.addAll(List.of(values));
+            return this;
+        }
+
+        /** One more value it takes, from the releases of {@code span} only ({@link #requireAvailable}). */
+        public Builder<T> oneOfIn(ReleaseSpan span, String value) {
+            allowed.add(value);
+            allowedReleases.put(value, span);
             return this;
         }
 

@@ -370,12 +370,27 @@ public final class SettingsCatalogue {
             .list("capacity_types")
             .byDefault(List.of("spot", "on-demand"))
             .oneOf("spot", "on-demand")
+            .oneOfIn(ReleaseSpan.where(apis -> apis.release().hasCapacityReservations()), PoolCapacity.RESERVED)
             .nonEmpty()
             .alsoIn(Scope.NODE_POOL)
             .describe(
                     "capacity types the pool may launch",
-                    "When any pool allows spot, the IAM stack makes sure the account has the EC2 Spot service-linked"
-                            + " role (created once with the AWS CLI if missing, never deleted; README \"Versions\").");
+                    "When any pool allows spot (here, in node_requirements or in its spec's requirements), the IAM"
+                            + " stack makes sure the account has the EC2 Spot service-linked role (created once with"
+                            + " the AWS CLI if missing, never deleted; README \"Versions\"). \"reserved\" launches"
+                            + " into the on-demand capacity reservations that the node class selects"
+                            + " (node_class_spec.capacityReservationSelectorTerms); a pool allowing it turns on the"
+                            + " chart's ReservedCapacity feature gate where the release has it off ("
+                            + ReleaseSpan.where(apis -> apis.release().hasCapacityReservations()
+                                            && !apis.release().reservedCapacityOnByDefault())
+                                    .text()
+                            + ") unless controller_values sets it. Karpenter "
+                            + ReleaseSpan.where(apis -> apis.release().hasCapacityReservations()
+                                            && !apis.release().handlesCapacityReservationInterruptions())
+                                    .text()
+                            + " do not handle EC2's capacity reservation interruption warning (later releases drain"
+                            + " the node on it, through the interruption queue's rule): a reclaimed node is replaced"
+                            + " once EC2 stops it, without being drained ahead.");
 
     public static final Setting<List<String>> ARCHITECTURES = NODE_POOLS_SECTION
             .list("architectures")

@@ -33,8 +33,8 @@ public class ControllerStack extends TerraformStack {
                 interruption.queueName());
         ChartRepository repository = config.controller().chartRepository();
         Optional<RegistryToken> token = switch (repository.registry()) {
-            case ECR_PUBLIC -> Optional.of(new EcrPublicToken(this, "ecr-public"));
-            case ECR -> Optional.of(new EcrToken(this, "ecr", repository, config.region()));
+            case ECR_PUBLIC -> Optional.of(EcrPublicToken.read(this, "ecr-public"));
+            case ECR -> Optional.of(EcrToken.read(this, "ecr", repository, config.region()));
             case OTHER -> Optional.empty();
         };
         token.ifPresent(t -> clusterAccess.helm().setRegistry(List.of(t.helmRegistryLogin())));

@@ -40,6 +40,7 @@ import java.util.Optional;
  * @param overrides              controller_values
  * @param poolLabels             the pool label of every generation whose pools are declared, which the controller's
  *                               required node terms exclude
+ * @param reservedCapacity       whether to turn on the ReservedCapacity feature gate (ClusterConfig says when)
  */
 public record ControllerValues(
         HelmValueKeys keys,
@@ -54,7 +55,8 @@ public record ControllerValues(
         List<Toleration> tolerations,
         Map<String, Object> affinity,
         Map<String, Object> overrides,
-        List<String> poolLabels) {
+        List<String> poolLabels,
+        boolean reservedCapacity) {
 
     public static final String ROLE_ARN_ANNOTATION = HelmValueKeys.ROLE_ARN_ANNOTATION;
     public static final String STS_REGIONAL_ENDPOINTS_ANNOTATION = "eks.amazonaws.com/sts-regional-endpoints";
@@ -95,7 +97,8 @@ public record ControllerValues(
                 config.apis().rendered().stream()
                         .map(ApiGeneration::poolLabel)
                         .distinct()
-                        .toList());
+                        .toList(),
+                config.turnsOnReservedCapacity());
     }
 
     /**
@@ -169,6 +172,9 @@ public record ControllerValues(
         }
         if (!affinity.isEmpty()) {
             put(root, HelmValueKeys.AFFINITY, affinity);
+        }
+        if (reservedCapacity) {
+            put(root, HelmValueKeys.RESERVED_CAPACITY_GATE, true);
         }
         merge(root, overrides);
         String affinityKey = HelmValueKeys.AFFINITY.segments().get(0);

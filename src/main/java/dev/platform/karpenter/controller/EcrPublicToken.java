@@ -4,7 +4,6 @@ import imports.aws.data_aws_ecrpublic_authorization_token.DataAwsEcrpublicAuthor
 import imports.aws.data_aws_ecrpublic_authorization_token.DataAwsEcrpublicAuthorizationTokenConfig;
 import imports.aws.provider.AwsProvider;
 import imports.aws.provider.AwsProviderConfig;
-import imports.helm.provider.HelmProviderRegistry;
 import software.constructs.Construct;
 
 /**
@@ -15,50 +14,30 @@ import software.constructs.Construct;
  *
  * <p>The token lives 12 hours. Releases ignore changes to their repository_password so a plan stays clean, which
  * also means an upgrade days later would present the stale password stored in state; the helm provider therefore
- * logs in to the registry itself with the token of the current run ({@link #helmRegistryLogin()}), and the
+ * logs in to the registry itself with the token of the current run ({@link RegistryToken#helmRegistryLogin()}), and the
  * provider logs in once per registry host, before any release does.
  */
-public final class EcrPublicToken extends Construct implements RegistryToken {
+public final class EcrPublicToken {
     public static final String REGION = "us-east-1";
     public static final String PROVIDER_ALIAS = "us_east_1";
     public static final String REGISTRY = "oci://public.ecr.aws";
 
-    private final String userName;
-    private final String password;
+    private EcrPublicToken() {}
 
-    public EcrPublicToken(Construct scope, String id) {
-        super(scope, id);
+    /** The token, read in a construct {@code id} of its own (with the us-east-1 provider). */
+    static RegistryToken read(Construct scope, String id) {
+        Construct reader = new Construct(scope, id);
         AwsProvider usEast1 = new AwsProvider(
-                this,
+                reader,
                 "us-east-1",
                 AwsProviderConfig.builder().alias(PROVIDER_ALIAS).region(REGION).build());
         DataAwsEcrpublicAuthorizationToken token = new DataAwsEcrpublicAuthorizationToken(
-                this,
+                reader,
                 "token",
                 DataAwsEcrpublicAuthorizationTokenConfig.builder()
                         .provider(usEast1)
                         .build());
         token.overrideLogicalId("ecr_public");
-        userName = token.getUserName();
-        password = token.getPassword();
-    }
-
-    @Override
-    public HelmProviderRegistry helmRegistryLogin() {
-        return HelmProviderRegistry.builder()
-                .url(REGISTRY)
-                .username(userName())
-                .password(password())
-                .build();
-    }
-
-    @Override
-    public String userName() {
-        return userName;
-    }
-
-    @Override
-    public String password() {
-        return password;
+        return new RegistryToken(REGISTRY, token.getUserName(), token.getPassword());
     }
 }

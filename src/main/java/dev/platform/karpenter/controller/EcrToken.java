@@ -5,7 +5,6 @@ import imports.aws.data_aws_ecr_authorization_token.DataAwsEcrAuthorizationToken
 import imports.aws.data_aws_ecr_authorization_token.DataAwsEcrAuthorizationTokenConfig;
 import imports.aws.provider.AwsProvider;
 import imports.aws.provider.AwsProviderConfig;
-import imports.helm.provider.HelmProviderRegistry;
 import software.constructs.Construct;
 
 /**
@@ -14,51 +13,29 @@ import software.constructs.Construct;
  * provider of that region when it is not the cluster's). ECR Public is not asked at all. The token lives 12 hours,
  * handled as {@link EcrPublicToken}'s is.
  */
-final class EcrToken extends Construct implements RegistryToken {
+final class EcrToken {
     /** The alias of the provider in the registry's region, when that differs from the cluster's. */
     static final String PROVIDER_ALIAS = "chart_registry";
 
-    private final String registryUrl;
-    private final String userName;
-    private final String password;
+    private EcrToken() {}
 
-    EcrToken(Construct scope, String id, ChartRepository repository, String clusterRegion) {
-        super(scope, id);
+    /** The token, read in a construct {@code id} of its own (with the provider it needs). */
+    static RegistryToken read(Construct scope, String id, ChartRepository repository, String clusterRegion) {
+        Construct reader = new Construct(scope, id);
         String region = repository.ecrRegion().orElseThrow();
         DataAwsEcrAuthorizationTokenConfig.Builder config = DataAwsEcrAuthorizationTokenConfig.builder()
                 .registryId(repository.ecrAccount().orElseThrow());
         if (!region.equals(clusterRegion)) {
             config.provider(new AwsProvider(
-                    this,
+                    reader,
                     "provider",
                     AwsProviderConfig.builder()
                             .alias(PROVIDER_ALIAS)
                             .region(region)
                             .build()));
         }
-        DataAwsEcrAuthorizationToken token = new DataAwsEcrAuthorizationToken(this, "token", config.build());
+        DataAwsEcrAuthorizationToken token = new DataAwsEcrAuthorizationToken(reader, "token", config.build());
         token.overrideLogicalId("chart_registry");
-        registryUrl = repository.registryUrl();
-        userName = token.getUserName();
-        password = token.getPassword();
-    }
-
-    @Override
-    public HelmProviderRegistry helmRegistryLogin() {
-        return HelmProviderRegistry.builder()
-                .url(registryUrl)
-                .username(userName)
-                .password(password)
-                .build();
-    }
-
-    @Override
-    public String userName() {
-        return userName;
-    }
-
-    @Override
-    public String password() {
-        return password;
+        return new RegistryToken(repository.registryUrl(), token.getUserName(), token.getPassword());
     }
 }

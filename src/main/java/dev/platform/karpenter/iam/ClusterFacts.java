@@ -23,8 +23,8 @@ import software.constructs.Construct;
 public class ClusterFacts extends Construct {
     private final DataAwsEksCluster cluster;
     private final String partitionName;
-    private final String dnsSuffix;
     private final String regionName;
+    private final String configuredRegion;
     private final String accountId;
     private String oidcIssuerUrl;
     private String oidcIssuerHostPath;
@@ -32,8 +32,8 @@ public class ClusterFacts extends Construct {
     public ClusterFacts(Construct scope, String id, ClusterConfig config) {
         super(scope, id);
         partitionName = new DataAwsPartition(this, "partition").getPartition();
-        dnsSuffix = Regions.dnsSuffix(config.region());
         regionName = new DataAwsRegion(this, "region").getName();
+        configuredRegion = config.region();
         accountId = new DataAwsCallerIdentity(this, "account").getAccountId();
         // The version guards: this stack is among the first deploy '*' plans.
         cluster = ClusterGuards.guardedCluster(this, config);
@@ -45,11 +45,11 @@ public class ClusterFacts extends Construct {
     }
 
     /**
-     * amazonaws.com, or amazonaws.com.cn in China: the suffix of service principals. A literal from the region's
-     * partition metadata ({@link Regions#dnsSuffix}), the one source every stack uses.
+     * amazonaws.com, or amazonaws.com.cn in China: the suffix of service principals, a literal from the configured
+     * region's partition metadata ({@link Regions#dnsSuffix}), the one source every stack uses.
      */
     public String dnsSuffix() {
-        return dnsSuffix;
+        return Regions.dnsSuffix(configuredRegion);
     }
 
     public String region() {

@@ -27,7 +27,7 @@ public final class ControllerPolicy {
      * ({@link IamPolicyDocument.Statement#allow}); upstream's controller policies have no Deny statements.
      */
     public static List<Group> groups(KarpenterRelease release, Scope scope) {
-        return release.row().policy().groups(scope);
+        return release.row().policy().groups(release, scope);
     }
 
     /**

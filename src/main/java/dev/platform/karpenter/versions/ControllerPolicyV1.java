@@ -19,7 +19,7 @@ import java.util.List;
  * Karpenter 1.x: the six controller policies of the v1.14.1 getting-started template, keyed on the
  * karpenter.sh/nodepool and eks:eks-cluster-name tags, with the instance-profile actions Karpenter needs to make
  * profiles from EC2NodeClass.spec.role and the zonal shift read. Older 1.x releases ignore the permissions they do
- * not use.
+ * not use, except the capacity reservation ones, which only releases that have reservations get.
  */
 final class ControllerPolicyV1 {
     private static final String POOL_TAG = ApiGeneration.V1.poolLabel();
@@ -29,13 +29,14 @@ final class ControllerPolicyV1 {
 
     private ControllerPolicyV1() {}
 
-    static List<Group> groups(Scope s) {
+    /** @param capacityReservations whether the release launches into capacity reservations */
+    static List<Group> groups(Scope s, boolean capacityReservations) {
         return List.of(
-                nodeLifecycle(s),
+                nodeLifecycle(s, capacityReservations),
                 iamIntegration(s),
                 ControllerPolicy.eksIntegration(s),
                 ControllerPolicy.interruption(s, List.of("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage")),
-                resourceDiscovery(s),
+                resourceDiscovery(s, capacityReservations),
                 new Group(
                         "ZonalShift",
                         List.of(allow(
@@ -45,7 +46,7 @@ final class ControllerPolicyV1 {
                                 stringEquals("arc-zonal-shift:ResourceIdentifier", s.clusterArn())))));
     }
 
-    private static Group nodeLifecycle(Scope s) {
+    private static Group nodeLifecycle(Scope s, boolean capacityReservations) {
         List<String> taggedOnCreation = List.of(
                 s.ec2("fleet/*"),
                 s.ec2("instance/*"),
@@ -59,13 +60,7 @@ final class ControllerPolicyV1 {
                         allow(
                                 "AllowScopedEC2InstanceAccessActions",
                                 List.of("ec2:RunInstances", "ec2:CreateFleet"),
-                                List.of(
-                                        s.ec2WithoutAccount("image/*"),
-                                        s.ec2WithoutAccount("snapshot/*"),
-                                        s.ec2("security-group/*"),
-                                        s.ec2("subnet/*"),
-                                        s.ec2("capacity-reservation/*"),
-                                        s.ec2("placement-group/*"))),
+                                launchedFrom(s, capacityReservations)),
                         ControllerPolicy.launchTemplateAccess(s, POOL_TAG),
                         allow(
                                 "AllowScopedEC2InstanceActionsWithTags",
@@ -91,6 +86,20 @@ final class ControllerPolicyV1 {
                                 forAllValuesStringEquals(
                                         "aws:TagKeys", EKS_CLUSTER_TAG, "karpenter.sh/nodeclaim", "Name")),
                         ControllerPolicy.scopedDeletion(s, POOL_TAG)));
+    }
+
+    /** What instances launch from: images, snapshots, security groups, subnets, reservations, placement groups. */
+    private static List<String> launchedFrom(Scope s, boolean capacityReservations) {
+        List<String> resources = new ArrayList<>(List.of(
+                s.ec2WithoutAccount("image/*"),
+                s.ec2WithoutAccount("snapshot/*"),
+                s.ec2("security-group/*"),
+                s.ec2("subnet/*")));
+        if (capacityReservations) {
+            resources.add(s.ec2("capacity-reservation/*"));
+        }
+        resources.add(s.ec2("placement-group/*"));
+        return List.copyOf(resources);
     }
 
     private static Group iamIntegration(Scope s) {
@@ -125,21 +134,23 @@ final class ControllerPolicyV1 {
                                 anyValue(RESOURCE, NODE_CLASS_TAG))));
     }
 
-    private static Group resourceDiscovery(Scope s) {
-        List<Statement> statements = new ArrayList<>(List.of(ControllerPolicy.regionalReads(
-                s,
-                List.of(
-                        "ec2:DescribeCapacityReservations",
-                        "ec2:DescribeImages",
-                        "ec2:DescribeInstances",
-                        "ec2:DescribeInstanceStatus",
-                        "ec2:DescribeInstanceTypeOfferings",
-                        "ec2:DescribeInstanceTypes",
-                        "ec2:DescribeLaunchTemplates",
-                        "ec2:DescribePlacementGroups",
-                        "ec2:DescribeSecurityGroups",
-                        "ec2:DescribeSpotPriceHistory",
-                        "ec2:DescribeSubnets"))));
+    private static Group resourceDiscovery(Scope s, boolean capacityReservations) {
+        List<String> reads = new ArrayList<>();
+        if (capacityReservations) {
+            reads.add("ec2:DescribeCapacityReservations");
+        }
+        reads.addAll(List.of(
+                "ec2:DescribeImages",
+                "ec2:DescribeInstances",
+                "ec2:DescribeInstanceStatus",
+                "ec2:DescribeInstanceTypeOfferings",
+                "ec2:DescribeInstanceTypes",
+                "ec2:DescribeLaunchTemplates",
+                "ec2:DescribePlacementGroups",
+                "ec2:DescribeSecurityGroups",
+                "ec2:DescribeSpotPriceHistory",
+                "ec2:DescribeSubnets"));
+        List<Statement> statements = new ArrayList<>(List.of(ControllerPolicy.regionalReads(s, reads)));
         statements.addAll(ControllerPolicy.ssmAndPricingReads(s));
         statements.add(
                 allow("AllowUnscopedInstanceProfileListAction", List.of("iam:ListInstanceProfiles"), List.of("*")));

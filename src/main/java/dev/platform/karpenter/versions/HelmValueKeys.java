@@ -27,6 +27,8 @@ public record HelmValueKeys(
     public static final ValuePath CONTROLLER_RESOURCES = ValuePath.of("controller", "resources");
     public static final ValuePath TOLERATIONS = ValuePath.of("tolerations");
     public static final ValuePath AFFINITY = ValuePath.of("affinity");
+    /** The ReservedCapacity feature gate, in the charts of the releases that have capacity reservations. */
+    public static final ValuePath RESERVED_CAPACITY_GATE = ValuePath.of("settings", "featureGates", "reservedCapacity");
 
     /** Karpenter 0.30 and 0.31. */
     static final HelmValueKeys V0 = new HelmValueKeys(

@@ -1,12 +1,14 @@
 package dev.platform.karpenter.versions;
 
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.AL2023;
+import static dev.platform.karpenter.versions.KarpenterMinor.Feature.CAPACITY_RESERVATIONS;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.CAPACITY_RESERVATION_INTERRUPTIONS;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.CHART_VERSION_WITHOUT_V;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.CONVERSION_WEBHOOKS;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.ECR_PULL_ONLY;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.INSTANCE_PROFILES_FROM_ROLE;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.POD_IDENTITY;
+import static dev.platform.karpenter.versions.KarpenterMinor.Feature.RESERVED_CAPACITY_BY_DEFAULT;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.RUNS_BESIDE_AUTO_MODE;
 
 import java.util.EnumMap;
@@ -37,10 +39,10 @@ public enum KarpenterMinor {
     V1_0(   1,    0,    14,     Step.from(6),    ServedApis.V1_BESIDE_V1BETA1,       PolicyGeneration.V1,              POD_IDENTITY, ECR_PULL_ONLY, CONVERSION_WEBHOOKS),
     V1_1(   1,    1,    10,     Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              RUNS_BESIDE_AUTO_MODE),
     V1_2(   1,    2,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
-    V1_3(   1,    3,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
+    V1_3(   1,    3,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              CAPACITY_RESERVATIONS),
     V1_4(   1,    4,    4,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
     V1_5(   1,    5,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
-    V1_6(   1,    6,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
+    V1_6(   1,    6,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              RESERVED_CAPACITY_BY_DEFAULT),
     V1_7(   1,    7,    6,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
     V1_8(   1,    8,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
     V1_9(   1,    9,    2,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
@@ -79,6 +81,15 @@ public enum KarpenterMinor {
          * Auto Mode" requires Karpenter 1.1 or later on the cluster (Auto Mode shares the karpenter.sh v1 CRDs).
          */
         RUNS_BESIDE_AUTO_MODE(false),
+        /**
+         * On-demand capacity reservations (upstream #7726): the capacity type "reserved", EC2NodeClass
+         * spec.capacityReservationSelectorTerms, behind the ReservedCapacity feature gate (chart value
+         * settings.featureGates.reservedCapacity), and the controller's ec2:DescribeCapacityReservations and
+         * RunInstances on capacity-reservation/* (the getting-started template from 1.3.0 on).
+         */
+        CAPACITY_RESERVATIONS(false),
+        /** The ReservedCapacity feature gate is beta and on by default (alpha and off from 1.3 to 1.5). */
+        RESERVED_CAPACITY_BY_DEFAULT(false),
         /** Interruption handling of EC2 capacity reservation interruption warnings. */
         CAPACITY_RESERVATION_INTERRUPTIONS(false);
 

@@ -138,6 +138,19 @@ public record KarpenterRelease(int major, int minor, int patch) {
                 + KarpenterMinor.newest().series();
     }
 
+    /** Whether pools may launch into on-demand capacity reservations (capacity type "reserved"). */
+    public boolean hasCapacityReservations() {
+        return has(KarpenterMinor.Feature.CAPACITY_RESERVATIONS);
+    }
+
+    /**
+     * Whether the chart's ReservedCapacity feature gate is on unless turned off; where it is off, a pool launching
+     * into capacity reservations needs it turned on.
+     */
+    public boolean reservedCapacityOnByDefault() {
+        return has(KarpenterMinor.Feature.RESERVED_CAPACITY_BY_DEFAULT);
+    }
+
     /** Karpenter 1.10 added handling of capacity reservation interruption warnings. */
     public boolean handlesCapacityReservationInterruptions() {
         return has(KarpenterMinor.Feature.CAPACITY_RESERVATION_INTERRUPTIONS);

@@ -13,29 +13,32 @@ public enum PolicyGeneration {
     /** Karpenter 0.30 and 0.31, keyed on karpenter.sh/provisioner-name. */
     V1ALPHA5("v0.30.0") {
         @Override
-        List<Group> groups(Scope scope) {
+        List<Group> groups(KarpenterRelease release, Scope scope) {
             return ControllerPolicyV1Alpha5.groups(scope);
         }
     },
     /** Karpenter 0.32: unscoped launch templates, queue attributes read. */
     V1BETA1_BRIDGE("v0.32.10") {
         @Override
-        List<Group> groups(Scope scope) {
+        List<Group> groups(KarpenterRelease release, Scope scope) {
             return ControllerPolicyV1Beta1.groups(scope, true);
         }
     },
     /** Karpenter 0.33 to 0.37: the use of launch templates scoped to Karpenter's own. */
     V1BETA1("0.37.8") {
         @Override
-        List<Group> groups(Scope scope) {
+        List<Group> groups(KarpenterRelease release, Scope scope) {
             return ControllerPolicyV1Beta1.groups(scope, false);
         }
     },
-    /** Karpenter 1.x: upstream's six policies. */
+    /**
+     * Karpenter 1.x: upstream's six policies; the capacity reservation permissions only from the release that has
+     * reservations (upstream's template gained them in 1.3.0).
+     */
     V1("1.14.1") {
         @Override
-        List<Group> groups(Scope scope) {
-            return ControllerPolicyV1.groups(scope);
+        List<Group> groups(KarpenterRelease release, Scope scope) {
+            return ControllerPolicyV1.groups(scope, release.hasCapacityReservations());
         }
     };
 
@@ -50,5 +53,6 @@ public enum PolicyGeneration {
         return template;
     }
 
-    abstract List<Group> groups(Scope scope);
+    /** The statements for {@code release}, one of this generation's. */
+    abstract List<Group> groups(KarpenterRelease release, Scope scope);
 }

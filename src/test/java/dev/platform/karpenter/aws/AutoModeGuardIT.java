@@ -9,21 +9,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.testing.AutoModeStub;
-import dev.platform.karpenter.testing.IntegrationEnvironment;
 import dev.platform.karpenter.testing.IntegrationTest;
 import dev.platform.karpenter.testing.MotoServer;
 import dev.platform.karpenter.testing.SharedMoto;
 import dev.platform.karpenter.testing.Synthesized;
-import dev.platform.karpenter.testing.TerraformRunner;
+import dev.platform.karpenter.testing.TerraformCommand;
+import dev.platform.karpenter.testing.TerraformCommand.Result;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -101,14 +98,14 @@ class AutoModeGuardIT {
                     .isZero();
             Result plan = terraform(stack, "plan", "-input=false", "-no-color");
             assertThat(plan.exitCode()).as(plan.output()).isEqualTo(1);
-            assertThat(oneLine(plan.output()))
+            assertThat(plan.oneLine())
                     .as(concern)
                     .contains("Error: Resource postcondition failed", MESSAGE)
                     .containsOnlyOnce("Error:");
         }
         Result apply = terraform(iam, "apply", "-auto-approve", "-input=false", "-no-color");
         assertThat(apply.exitCode()).isEqualTo(1);
-        assertThat(oneLine(apply.output())).contains(MESSAGE).doesNotContain("Creating...");
+        assertThat(apply.oneLine()).contains(MESSAGE).doesNotContain("Creating...");
         assertThat(MOTO.server().listRoleNames()).containsExactlyInAnyOrderElementsOf(rolesBefore);
         assertThat(MOTO.server().listPolicyNames()).isEmpty();
     }
@@ -158,31 +155,7 @@ class AutoModeGuardIT {
         return dir;
     }
 
-    private record Result(int exitCode, String output) {}
-
-    /** Terraform's output with its box drawing and line wrapping removed, for matching messages. */
-    private static String oneLine(String output) {
-        return output.replaceAll("[│╷╵]", " ").replaceAll("\\s+", " ");
-    }
-
-    /** Terraform in {@code stackDir} against moto through the stub. */
-    private static Result terraform(Path stackDir, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("terraform"));
-        command.addAll(List.of(args));
-        Path log = Files.createDirectories(IntegrationEnvironment.buildDir().resolve("terraform-logs"))
-                .resolve("auto-mode-" + stackDir.getFileName() + "-" + args[0] + "-" + System.nanoTime() + ".log");
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .directory(stackDir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        TerraformRunner.pointAtMoto(builder.environment(), MOTO.server());
-        stub.pointAt(builder.environment());
-        Process process = builder.start();
-        if (!process.waitFor(TerraformRunner.COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-            throw new AssertionError("terraform " + String.join(" ", args) + " timed out; see " + log);
-        }
-        return new Result(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+    private static Result terraform(Path stackDir, String... args) {
+        return TerraformCommand.run(stackDir, MOTO.server(), "auto-mode", stub::pointAt, args);
     }
 }

@@ -3,7 +3,6 @@ package dev.platform.karpenter.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.platform.karpenter.config.ClusterConfig;
-import dev.platform.karpenter.testing.IntegrationEnvironment;
 import dev.platform.karpenter.testing.IntegrationTest;
 import dev.platform.karpenter.testing.MotoServer;
 import dev.platform.karpenter.testing.SharedMoto;
@@ -11,12 +10,8 @@ import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TerraformRunner;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,22 +38,21 @@ class ClusterGuardsIT {
                 "1.14.1  | 1.33 | AL2          | ami_family = \"AL2\" cannot run on EKS cluster c1: it runs Kubernetes 1.33, and EKS publishes no AL2 AMI for Kubernetes 1.33 or later. Set ami_family to \"Bottlerocket\" or \"AL2023\". Nothing was changed.",
             })
     void aMismatchStopsThePlanOfTheFirstStacksAndNothingIsCreated(
-            String chart, String kubernetes, String amiFamily, String message)
-            throws IOException, InterruptedException {
+            String chart, String kubernetes, String amiFamily, String message) throws IOException {
         MOTO.server().createEksCluster("c1", kubernetes);
         Synthesized synthesized = Synthesized.of(config(chart, amiFamily));
         List<String> rolesBefore = MOTO.server().listRoleNames();
 
         for (String concern : FIRST_STACKS) {
-            Path stackDir = synthesized.stackDir("c1-" + concern);
-            new TerraformRunner(stackDir, MOTO.server()).init();
+            TerraformRunner terraform = new TerraformRunner(synthesized.stackDir("c1-" + concern), MOTO.server());
+            terraform.init();
 
-            Result plan = terraform(stackDir, "plan", "-input=false", "-no-color");
+            TerraformRunner.Outcome plan = terraform.attempt("plan", "-input=false", "-no-color");
             assertThat(plan.exitCode()).as(plan.output()).isEqualTo(1);
-            assertThat(oneLine(plan.output())).as(concern).contains("Error: Resource postcondition failed", message);
-            Result apply = terraform(stackDir, "apply", "-auto-approve", "-input=false", "-no-color");
+            assertThat(plan.oneLine()).as(concern).contains("Error: Resource postcondition failed", message);
+            TerraformRunner.Outcome apply = terraform.attempt("apply", "-auto-approve", "-input=false", "-no-color");
             assertThat(apply.exitCode()).as(apply.output()).isEqualTo(1);
-            assertThat(oneLine(apply.output())).contains(message).doesNotContain("Creating...");
+            assertThat(apply.oneLine()).contains(message).doesNotContain("Creating...");
         }
         assertThat(MOTO.server().listRoleNames()).containsExactlyInAnyOrderElementsOf(rolesBefore);
         assertThat(MOTO.server().listPolicyNames()).isEmpty();
@@ -109,31 +103,5 @@ class ClusterGuardsIT {
 
     private static ClusterConfig configFor(String name, String chart) {
         return TestConfigs.configFor(name, MotoServer.REGION, chart);
-    }
-
-    private record Result(int exitCode, String output) {}
-
-    /** Terraform's output with its box drawing and line wrapping removed, for matching messages. */
-    private static String oneLine(String output) {
-        return output.replaceAll("[│╷╵]", " ").replaceAll("\\s+", " ");
-    }
-
-    private static Result terraform(Path stackDir, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("terraform"));
-        command.addAll(List.of(args));
-        Path log = Files.createDirectories(IntegrationEnvironment.buildDir().resolve("terraform-logs"))
-                .resolve("guards-" + stackDir.getFileName() + "-" + args[0] + "-" + System.nanoTime() + ".log");
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .directory(stackDir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        TerraformRunner.pointAtMoto(builder.environment(), MOTO.server());
-        Process process = builder.start();
-        if (!process.waitFor(TerraformRunner.COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-            throw new AssertionError("terraform " + String.join(" ", args) + " timed out; see " + log);
-        }
-        return new Result(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
     }
 }

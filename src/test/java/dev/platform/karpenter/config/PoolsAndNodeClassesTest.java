@@ -120,7 +120,7 @@ class PoolsAndNodeClassesTest {
                         "unknown capacity type",
                         V1,
                         "capacity_types = [\"spot\", \"reserved-ish\"]",
-                        "capacity_types must contain only \"spot\" or \"on-demand\", got \"reserved-ish\""),
+                        "capacity_types must contain only one of \"spot\", \"on-demand\", \"reserved\", got \"reserved-ish\""),
                 bad("no capacity type", V1, "capacity_types = []", "capacity_types must name at least one of"),
                 bad(
                         "unknown architecture",

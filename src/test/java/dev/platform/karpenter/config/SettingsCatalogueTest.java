@@ -80,8 +80,8 @@ class SettingsCatalogueTest {
     void boundsAndAllowedValuesAreCheckedFromTheEntry() {
         assertRejected("controller_replicas = 0", "controller_replicas must be at least 1, got 0");
         assertRejected(
-                "capacity_types = [\"spot\", \"reserved\"]",
-                "capacity_types must contain only \"spot\" or \"on-demand\", got \"reserved\"");
+                "capacity_types = [\"spot\", \"spot-block\"]",
+                "capacity_types must contain only one of \"spot\", \"on-demand\", \"reserved\", got \"spot-block\"");
         assertRejected("ttl_seconds_after_empty = -1", "ttl_seconds_after_empty must not be negative, got -1");
     }
 

@@ -252,7 +252,8 @@ class ControllerChartRenderTest {
                 .isEqualTo("kubernetes.io/hostname");
     }
 
-    private static Map<String, String> env(JsonNode container) {
+    /** The container's environment variables by name. */
+    static Map<String, String> env(JsonNode container) {
         Map<String, String> env = new LinkedHashMap<>();
         container
                 .path("env")

@@ -2,6 +2,7 @@ package dev.platform.karpenter.controller;
 
 import static dev.platform.karpenter.controller.ControllerChartRenderTest.controller;
 import static dev.platform.karpenter.controller.ControllerChartRenderTest.deployment;
+import static dev.platform.karpenter.controller.ControllerChartRenderTest.env;
 import static dev.platform.karpenter.testing.Json.yaml;
 import static dev.platform.karpenter.testing.kubernetes.HelmRender.find;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,11 +10,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.controller.RenderedControllerReleases.Cluster;
+import dev.platform.karpenter.nodepools.CapacityReservationsTest;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
+import dev.platform.karpenter.versions.KarpenterRelease;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,6 +82,15 @@ class ControllerValuesRenderTest {
               }
             }""";
 
+    /** The newest chart family whose ReservedCapacity gate is off by default. */
+    static final String GATE_OFF = UpstreamCharts.V1.stream()
+            .filter(tag -> {
+                KarpenterRelease release = KarpenterRelease.of(tag);
+                return release.hasCapacityReservations() && !release.reservedCapacityOnByDefault();
+            })
+            .reduce((first, second) -> second)
+            .orElseThrow();
+
     private static final Map<String, Cluster> CLUSTERS = new LinkedHashMap<>();
     private static final Map<String, List<JsonNode>> RENDERED = new LinkedHashMap<>();
 
@@ -88,13 +100,18 @@ class ControllerValuesRenderTest {
         configs.put("metrics", config("metrics", NEWEST, METRICS));
         configs.put("private", config("private", NEWEST, PRIVATE_REGISTRY));
         configs.put("typed", config("typed", NEWEST, OVER_TYPED_SETTINGS));
+        configs.put("reserved", config("reserved", NEWEST, String.join("\n", CapacityReservationsTest.RESERVED_POOL)));
+        configs.put(
+                "reserved-gate-off",
+                config("reserved-gate-off", GATE_OFF, String.join("\n", CapacityReservationsTest.RESERVED_POOL)));
+        configs.put("gate-off", config("gate-off", GATE_OFF, "capacity_types = [\"on-demand\"]"));
         configs.put("seed", config("seed", SEED_GENERATION, SEED_SETTINGS));
         configs.put("seed-metrics", config("seed-metrics", SEED_GENERATION, METRICS));
         configs.put("seed-private", config("seed-private", SEED_GENERATION, PRIVATE_REGISTRY));
         Synthesized synthesized = Synthesized.of(configs.values().toArray(ClusterConfig[]::new));
         configs.forEach((name, config) -> {
             Cluster cluster = new Cluster(
-                    name.startsWith("seed") ? SEED_GENERATION : NEWEST,
+                    name.startsWith("seed") ? SEED_GENERATION : name.endsWith("gate-off") ? GATE_OFF : NEWEST,
                     config.clusterName(),
                     config,
                     synthesized.stack(config.stackName(ControllerStack.CONCERN)),
@@ -118,6 +135,19 @@ class ControllerValuesRenderTest {
         assertThat(env.get("FEATURE_GATES")).contains("ReservedCapacity=true", "NodeRepair=false");
         // And into what the app sets beside them.
         assertThat(env.get("CLUSTER_NAME")).isEqualTo("spot");
+    }
+
+    /** A pool on capacity reservations turns the ReservedCapacity gate on where the chart has it off. */
+    @Test
+    void aReservedPoolRunsTheControllerWithTheReservedCapacityGateOn() {
+        assertThat(env(controller(RENDERED.get("reserved"))).get("FEATURE_GATES"))
+                .contains("ReservedCapacity=true");
+        assertThat(env(controller(RENDERED.get("reserved-gate-off"))).get("FEATURE_GATES"))
+                .as(GATE_OFF)
+                .contains("ReservedCapacity=true", "SpotToSpotConsolidation=false");
+        assertThat(env(controller(RENDERED.get("gate-off"))).get("FEATURE_GATES"))
+                .as("no pool on reservations: the chart's default")
+                .contains("ReservedCapacity=false");
     }
 
     @Test
@@ -207,13 +237,5 @@ class ControllerValuesRenderTest {
         String readme = Files.readString(Path.of("README.md"));
         Stream.of(SPOT_TO_SPOT, METRICS, PRIVATE_REGISTRY, SEED_SETTINGS)
                 .forEach(example -> assertThat(readme).contains(example));
-    }
-
-    private static Map<String, String> env(JsonNode container) {
-        Map<String, String> env = new LinkedHashMap<>();
-        container
-                .path("env")
-                .forEach(e -> env.put(e.path("name").asText(), e.path("value").asText()));
-        return env;
     }
 }

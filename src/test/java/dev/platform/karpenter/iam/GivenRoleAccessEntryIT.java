@@ -9,9 +9,6 @@ import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TerraformRunner;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -37,31 +34,13 @@ class GivenRoleAccessEntryIT {
     private static long plannedAccessEntries(String roleArn) throws IOException {
         Synthesized synthesized = Synthesized.of(TestConfigs.configFor(
                 "given-role", MotoServer.REGION, TestConfigs.V1, "iam_role_arn = \"" + roleArn + "\""));
-        Files.deleteIfExists(synthesized.dir().getParent().resolve("terraform.given-role-iam.tfstate"));
         TerraformRunner terraform = new TerraformRunner(synthesized.stackDir("given-role-iam"), MOTO.server());
         terraform.init();
-        assertThat(terraform.plan()).isEqualTo(2);
-        Path log = latestPlanLog();
-        try (Stream<String> lines = Files.lines(log)) {
-            return lines.filter(line -> line.contains("aws_eks_access_entry.") && line.contains("will be created"))
-                    .count();
-        }
-    }
-
-    /** The newest by time: the harness numbers its logs per JVM, so names from earlier runs may sort later. */
-    private static Path latestPlanLog() throws IOException {
-        try (Stream<Path> logs = Files.list(Path.of("target", "terraform-logs"))) {
-            return logs.filter(p -> p.getFileName().toString().endsWith("given-role-iam-plan.log"))
-                    .max(java.util.Comparator.comparing(GivenRoleAccessEntryIT::modified))
-                    .orElseThrow();
-        }
-    }
-
-    private static java.nio.file.attribute.FileTime modified(Path file) {
-        try {
-            return Files.getLastModifiedTime(file);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        TerraformRunner.Outcome plan = terraform.plannedChanges();
+        assertThat(plan.exitCode()).isEqualTo(2);
+        return plan.output()
+                .lines()
+                .filter(line -> line.contains("aws_eks_access_entry.") && line.contains("will be created"))
+                .count();
     }
 }

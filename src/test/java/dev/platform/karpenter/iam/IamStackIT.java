@@ -28,8 +28,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The synthesized IAM stack applied, re-planned and destroyed against moto holding an EKS cluster, its node group
- * and OIDC provider: once for IRSA with the node group's role (the seed's setup, 0.x) and once for Pod Identity
- * with a created node role (1.x). Each scenario is one apply; the moto server is shared.
+ * and OIDC provider: once for IRSA with the node group's role (the seed's setup, 0.x) in an account without the EC2
+ * Spot service-linked role, and once for Pod Identity with a created node role (1.x) in an account that has it.
+ * Each scenario is one apply; the moto server is shared.
  */
 @IntegrationTest
 class IamStackIT {
@@ -41,8 +42,9 @@ class IamStackIT {
     @RegisterExtension
     static final SharedMoto MOTO = SharedMoto.resetBeforeEachTest();
     /**
-     * The EC2 Spot service-linked role as moto names it: the stack creates it in an account that lacks it (the default
-     * pools allow spot), and destroy keeps it, since other tools in the account may rely on it.
+     * The EC2 Spot service-linked role as moto names it (and, as IAM does, refuses to create twice): the stack creates
+     * it in an account that lacks it (the default pools allow spot), leaves an existing one alone, and destroy keeps
+     * it either way, since other tools in the account may rely on it.
      */
     private static final String SPOT_ROLE = "AWSServiceRoleForspot";
 
@@ -56,7 +58,6 @@ class IamStackIT {
         List<String> rolesBefore = MOTO.server().listRoleNames();
 
         terraform.init();
-        terraform.validate();
         terraform.apply();
 
         String controllerRole = "KarpenterIRSA-" + name;
@@ -125,7 +126,12 @@ class IamStackIT {
         Synthesized synthesized = Synthesized.of(config);
         Path stackDir = synthesized.stackDir(name + "-iam");
         TerraformRunner terraform = new TerraformRunner(stackDir, MOTO.server());
+        MOTO.server().boto3("""
+                emit(boto3.client("iam").create_service_linked_role(AWSServiceName="spot.amazonaws.com")["Role"]["RoleName"])
+                """);
+        String spotRoleCreated = spotRoleCreateDate();
         List<String> rolesBefore = MOTO.server().listRoleNames();
+        assertThat(rolesBefore).contains(SPOT_ROLE);
 
         terraform.init();
         terraform.validate();
@@ -143,7 +149,9 @@ class IamStackIT {
         assertThat(outputs.at("/karpenter_aws_node_instance_profile_name/value").asText())
                 .isEmpty();
         assertThat(MOTO.server().listRoleNames())
-                .containsExactlyInAnyOrderElementsOf(plus(rolesBefore, controllerRole, nodeRole, SPOT_ROLE));
+                .as("the account's spot role is not created again")
+                .containsExactlyInAnyOrderElementsOf(plus(rolesBefore, controllerRole, nodeRole));
+        assertThat(spotRoleCreateDate()).as("the same spot role, not a new one").isEqualTo(spotRoleCreated);
         assertThat(MOTO.server().listInstanceProfileNames()).isEmpty();
 
         JsonNode trust = role(controllerRole).path("AssumeRolePolicyDocument").path("Statement");
@@ -168,7 +176,9 @@ class IamStackIT {
 
         terraform.destroy();
 
-        assertThat(MOTO.server().listRoleNames()).containsExactlyInAnyOrderElementsOf(plus(rolesBefore, SPOT_ROLE));
+        assertThat(MOTO.server().listRoleNames())
+                .as("the account's spot role outlives this cluster's stack")
+                .containsExactlyInAnyOrderElementsOf(rolesBefore);
         assertThat(MOTO.server().listPolicyNames()).isEmpty();
         assertThat(MOTO.server().listInstanceProfileNames()).isEmpty();
     }
@@ -254,6 +264,10 @@ class IamStackIT {
                 pages = boto3.client("iam").get_paginator("list_attached_role_policies").paginate(RoleName=args[0])
                 emit([p["PolicyArn"] for page in pages for p in page["AttachedPolicies"]])
                 """, role));
+    }
+
+    private static String spotRoleCreateDate() {
+        return role(SPOT_ROLE).path("CreateDate").asText();
     }
 
     private static Map<String, String> roleTags(String role) {

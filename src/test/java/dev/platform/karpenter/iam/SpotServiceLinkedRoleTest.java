@@ -7,7 +7,7 @@ import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import org.junit.jupiter.api.Test;
 
-/** The spot service-linked role in the synthesized IAM stack; SpotServiceLinkedRoleIT applies it to moto. */
+/** The spot service-linked role in the synthesized IAM stack; IamStackIT applies both cases to moto. */
 class SpotServiceLinkedRoleTest {
     private static final Synthesized APP = Synthesized.of(
             TestConfigs.configFor("spot", "eu-west-1", TestConfigs.V1),
@@ -16,7 +16,16 @@ class SpotServiceLinkedRoleTest {
                     "eu-west-1",
                     TestConfigs.V1,
                     "capacity_types = [\"on-demand\"]",
-                    "node_pools = [{ name = \"batch\", architectures = [\"arm64\"] }]"));
+                    "node_pools = [{ name = \"batch\", architectures = [\"arm64\"] }]"),
+            // Spot only through a pool's spec: the typed capacity_types say on-demand everywhere.
+            TestConfigs.configFor(
+                    "specspot",
+                    "eu-west-1",
+                    TestConfigs.V1,
+                    "capacity_types = [\"on-demand\"]",
+                    "node_pools = [{ name = \"batch\", spec = { template = { spec = { requirements = [{ key ="
+                            + " \"karpenter.sh/capacity-type\", operator = \"NotIn\", values = [\"on-demand\"] }]"
+                            + " } } } }]"));
 
     @Test
     void looksUpTheRoleAndCreatesItOnceWithTheCliOnlyWhenMissing() {
@@ -43,6 +52,23 @@ class SpotServiceLinkedRoleTest {
         assertThat(Synthesized.resources(stack, "aws_iam_service_linked_role").isMissingNode())
                 .as("never a resource that destroy would delete")
                 .isTrue();
+    }
+
+    @Test
+    void aPoolWhoseSpecAllowsSpotGetsTheRoleToo() {
+        JsonNode stack = APP.stack("specspot-iam");
+
+        assertThat(Synthesized.dataSources(stack, "aws_iam_roles")
+                        .path(Synthesized.onlyId(Synthesized.dataSources(stack, "aws_iam_roles")))
+                        .path("path_prefix")
+                        .asText())
+                .isEqualTo("/aws-service-role/spot.amazonaws.com/");
+        assertThat(Synthesized.onlyResource(stack, "terraform_data")
+                        .path("provisioner")
+                        .get(0)
+                        .at("/local-exec/command")
+                        .asText())
+                .contains("aws iam create-service-linked-role --aws-service-name spot.amazonaws.com");
     }
 
     @Test

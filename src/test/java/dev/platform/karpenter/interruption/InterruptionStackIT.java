@@ -57,7 +57,6 @@ class InterruptionStackIT {
                 """.formatted(CLUSTER, MotoServer.REGION, TestConfigs.V1)));
         terraform = new TerraformRunner(synthesized.stackDir(CLUSTER + "-interruption"), moto);
         terraform.init();
-        terraform.validate();
         timed("apply", () -> {
             terraform.apply();
             return null;

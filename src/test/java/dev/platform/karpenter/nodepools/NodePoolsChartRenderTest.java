@@ -80,6 +80,11 @@ class NodePoolsChartRenderTest {
                         "node_classes = [{ name = \"gpu\", ami_family = \"AL2023\", spec = { blockDeviceMappings = [{ deviceName = \"/dev/xvda\", ebs = { volumeSize = \"300Gi\", volumeType = \"gp3\" } }] } }]",
                         "node_pools = [{ name = \"gpu\", node_class = \"gpu\", spec = { limits = { \"nvidia.com/gpu\" = 16 } } }]"),
                 UpstreamCharts.V1.get(UpstreamCharts.V1.size() - 1));
+        // A pool on capacity reservations (CapacityReservationsTest, README), through the chart and the newest CRDs.
+        configs.put(
+                TestConfigs.configFor(
+                        "reserved-newest", "us-west-2", UpstreamCharts.NEWEST, CapacityReservationsTest.RESERVED_POOL),
+                UpstreamCharts.NEWEST);
         configs.put(
                 TestConfigs.configFor(
                         "specs-seed",
@@ -206,6 +211,12 @@ class NodePoolsChartRenderTest {
                     .anyMatch(o -> o.contains("\"httpPutResponseHopLimit\":2"))
                     .anyMatch(o -> o.contains("\"maxPods\":110"))
                     .anyMatch(o -> o.contains("\"name\":\"gpu\""));
+        }
+        if (pools.config().clusterName().startsWith("reserved-")) {
+            assertThat(objects.stream().map(Object::toString))
+                    .anyMatch(
+                            o -> o.contains("\"capacityReservationSelectorTerms\":[{\"id\":\"cr-0123456789abcdef0\"}"))
+                    .anyMatch(o -> o.contains("\"values\":[\"reserved\",\"on-demand\"]"));
         }
         // What the every-setting clusters put on node classes reaches the CRD check: tags, and a pinned v1 alias.
         if (pools.config().clusterName().startsWith("every-")) {

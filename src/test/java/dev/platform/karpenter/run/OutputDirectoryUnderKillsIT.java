@@ -98,6 +98,9 @@ class OutputDirectoryUnderKillsIT {
     private Process synth(Path tfvars, String processes) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(
                         ProcessHandle.current().info().command().orElse("java"),
+                        // As bin/app starts a synth (C1 only, the serial collector), and its workers inherit them.
+                        "-XX:TieredStopAtLevel=1",
+                        "-XX:+UseSerialGC",
                         "-cp",
                         System.getProperty("java.class.path"),
                         Main.class.getName())

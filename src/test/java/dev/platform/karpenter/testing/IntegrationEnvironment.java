@@ -20,11 +20,28 @@ import java.util.List;
  */
 public final class IntegrationEnvironment {
     private static final String DEFAULT_PLUGIN_MIRROR = "/opt/tf-plugins";
+    // Checked once per test JVM: importing moto takes python seconds, and every integration test class asks.
+    private static List<String> missingTools;
 
     private IntegrationEnvironment() {}
 
     /** Fails (under CI) or aborts (elsewhere) the calling test, naming every missing tool. */
     public static void requireTools() {
+        List<String> missing = missingTools();
+        if (missing.isEmpty()) {
+            return;
+        }
+        String message = "Integration test prerequisites missing: " + String.join("; ", missing);
+        if ("true".equals(System.getenv("CI"))) {
+            fail(message);
+        }
+        abort(message);
+    }
+
+    private static synchronized List<String> missingTools() {
+        if (missingTools != null) {
+            return missingTools;
+        }
         List<String> missing = new ArrayList<>();
         if (!onPath("terraform")) {
             missing.add("`terraform` is not on PATH");
@@ -41,14 +58,8 @@ public final class IntegrationEnvironment {
         if (!pythonImports("moto", "boto3")) {
             missing.add("`python3 -c \"import moto, boto3\"` fails (pip install 'moto[server]')");
         }
-        if (missing.isEmpty()) {
-            return;
-        }
-        String message = "Integration test prerequisites missing: " + String.join("; ", missing);
-        if ("true".equals(System.getenv("CI"))) {
-            fail(message);
-        }
-        abort(message);
+        missingTools = List.copyOf(missing);
+        return missingTools;
     }
 
     /** Terraform provider filesystem mirror: env {@code TF_PLUGIN_MIRROR}, else /opt/tf-plugins. */

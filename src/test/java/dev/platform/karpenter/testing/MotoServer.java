@@ -10,10 +10,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,23 +29,19 @@ public final class MotoServer implements AutoCloseable {
     /** Region used by terraform and boto3 against this server. */
     public static final String REGION = "us-east-1";
 
-    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration BOTO3_TIMEOUT = Duration.ofSeconds(60);
+    // Generous: on a loaded machine importing moto alone can take most of a minute.
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
+    // An upper bound for a hung snippet; the first one also waits for python to import boto3 and moto to load IAM.
+    private static final Duration BOTO3_TIMEOUT = Duration.ofMinutes(5);
     private static final ObjectMapper JSON = new ObjectMapper();
-    // Prepended to every boto3 snippet: arguments arrive via sys.argv so callers never splice values into python
-    // source, and emit() serializes boto3's datetimes.
-    private static final String PRELUDE = """
-            import json, sys, boto3
-            args = sys.argv[1:]
-            def emit(value):
-                print(json.dumps(value, default=str))
-            """;
     // Any 40-hex string will do: moto stores the thumbprint without checking it.
     private static final String OIDC_THUMBPRINT = "9e99a48a9960b14926bb7f3b02e22da2b0ab7280";
 
     private final int port;
     private final Process process;
     private final Path log;
+    private final Boto3Worker boto3;
+    private final Map<String, ReattachedProvider> providers = new HashMap<>();
     private final HttpClient http =
             HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
@@ -54,10 +49,28 @@ public final class MotoServer implements AutoCloseable {
         this.port = port;
         this.process = process;
         this.log = log;
+        // Started now, so its python start and boto3 import overlap moto's own.
+        this.boto3 = Boto3Worker.start(
+                awsEnvironment(), IntegrationEnvironment.buildDir().resolve("boto3-" + port + ".log"));
     }
 
-    /** Starts moto and returns once it answers HTTP; its output goes to target/moto-PORT.log. */
+    /**
+     * Starts moto and returns once it answers HTTP; its output goes to target/moto-PORT.log. A port another process
+     * took between choosing and binding it (test JVMs run side by side) costs a retry on another.
+     */
     public static MotoServer start() {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOnFreePort();
+            } catch (PortTaken e) {
+                if (attempt == 3) {
+                    throw new IllegalStateException(e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    private static MotoServer startOnFreePort() {
         int port = freeLoopbackPort();
         Path log = IntegrationEnvironment.buildDir().resolve("moto-" + port + ".log");
         ProcessBuilder builder = new ProcessBuilder(
@@ -68,11 +81,18 @@ public final class MotoServer implements AutoCloseable {
         // AWS managed policies (AmazonEKSWorkerNodePolicy, ...) exist only when moto is asked to load them; without
         // them attaching one to a role fails with NoSuchEntity.
         builder.environment().put("MOTO_IAM_LOAD_MANAGED_POLICIES", "true");
-        MotoServer server;
+        Process process;
         try {
-            server = new MotoServer(port, builder.start(), log);
+            process = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start moto", e);
+        }
+        MotoServer server;
+        try {
+            server = new MotoServer(port, process, log);
+        } catch (RuntimeException | Error e) {
+            process.destroyForcibly();
+            throw e;
         }
         try {
             server.awaitReady();
@@ -124,28 +144,26 @@ public final class MotoServer implements AutoCloseable {
      * should print exactly one JSON document.
      */
     public JsonNode boto3(String pythonSnippet, String... args) {
+        String printed = boto3.run(pythonSnippet, List.of(args), BOTO3_TIMEOUT);
         try {
-            Path stdout = Files.createTempFile("boto3", ".json");
-            Path stderr = Files.createTempFile("boto3", ".log");
-            try {
-                List<String> command = new ArrayList<>(List.of("python3", "-c", PRELUDE + pythonSnippet));
-                command.addAll(List.of(args));
-                ProcessBuilder builder = new ProcessBuilder(command)
-                        .redirectOutput(stdout.toFile())
-                        .redirectError(stderr.toFile());
-                builder.environment().putAll(awsEnvironment());
-                if (Processes.run(builder, BOTO3_TIMEOUT, stderr) != 0) {
-                    throw new IllegalStateException(
-                            "boto3 snippet failed:\n" + pythonSnippet + "\n" + Processes.tail(stderr));
-                }
-                return JSON.readTree(stdout.toFile());
-            } finally {
-                Files.deleteIfExists(stdout);
-                Files.deleteIfExists(stderr);
-            }
+            return JSON.readTree(printed);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new IllegalStateException(
+                    "boto3 snippet printed no JSON document:\n" + pythonSnippet + "\n" + printed, e);
         }
+    }
+
+    /**
+     * The hashicorp/aws provider process that Terraform commands on stack {@code stack} reattach to, pointed at this
+     * server; started on first use (see {@link ReattachedProvider}).
+     */
+    synchronized ReattachedProvider provider(String stack, String version) {
+        return providers.computeIfAbsent(
+                stack + "@" + version,
+                key -> ReattachedProvider.start(
+                        version,
+                        awsEnvironment(),
+                        IntegrationEnvironment.buildDir().resolve("provider-" + port + "-" + stack + ".log")));
     }
 
     public List<String> listRoleNames() {
@@ -247,6 +265,11 @@ public final class MotoServer implements AutoCloseable {
     /** Stops moto; its log stays in target/ for post-mortems. */
     @Override
     public void close() {
+        synchronized (this) {
+            providers.values().forEach(ReattachedProvider::close);
+            providers.clear();
+        }
+        boto3.close();
         process.descendants().forEach(ProcessHandle::destroy);
         process.destroy();
         try {
@@ -258,23 +281,43 @@ public final class MotoServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until this moto says it listens (werkzeug logs "Running on" once bound) and answers. Its own line, not
+     * only an answer on the port: another JVM's moto that got the same port would answer too.
+     */
     private void awaitReady() {
+        String listening = " * Running on " + endpoint();
         long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("moto exited with " + process.exitValue() + "\n" + Processes.tail(log));
+                String tail = Processes.tail(log);
+                if (tail.contains("Address already in use")) {
+                    throw new PortTaken("moto could not bind " + endpoint() + "\n" + tail);
+                }
+                throw new IllegalStateException("moto exited with " + process.exitValue() + "\n" + tail);
             }
-            try {
-                send(HttpRequest.newBuilder(uri("/moto-api/"))
-                        .timeout(Duration.ofSeconds(2))
-                        .build());
-                return;
-            } catch (UncheckedIOException notYetListening) {
-                sleep(Duration.ofMillis(200));
+            if (Processes.tail(log).contains(listening)) {
+                try {
+                    send(HttpRequest.newBuilder(uri("/moto-api/"))
+                            .timeout(Duration.ofSeconds(5))
+                            .build());
+                    return;
+                } catch (UncheckedIOException notYetAnswering) {
+                    // Retried below.
+                }
             }
+            sleep(Duration.ofMillis(200));
         }
         throw new IllegalStateException(
                 "moto did not answer on " + endpoint() + " within " + STARTUP_TIMEOUT + "\n" + Processes.tail(log));
+    }
+
+    private static final class PortTaken extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        PortTaken(String message) {
+            super(message);
+        }
     }
 
     private HttpResponse<String> send(HttpRequest request) {

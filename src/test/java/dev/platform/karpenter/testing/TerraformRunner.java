@@ -17,21 +17,28 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link MotoServer}.
  *
  * <p>Everything moto needs is passed through the environment ({@code AWS_ENDPOINT_URL}, dummy credentials, region), so
- * the synthesized provider blocks stay exactly as in production. Providers come from the filesystem mirror
+ * the synthesized provider blocks stay exactly as in production. The commands of one stack reattach to one
+ * long-lived hashicorp/aws provider process ({@link ReattachedProvider}), configured anew by every command. Providers come from the filesystem mirror
  * ({@link IntegrationEnvironment#pluginMirror()}), never a network registry. Each command's output goes to
- * target/terraform-logs/; a failing command throws an {@link AssertionError} carrying the tail of that log.
+ * target/terraform-logs/; a failing command throws an {@link AssertionError} carrying the tail of that log. A runner
+ * is for one thread; runners of different stacks may run at once.
  */
 public final class TerraformRunner {
     /** Upper bound per command, so a hang fails the test instead of blocking CI. */
     public static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(10);
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    // Numbers log files so repeated runs on one stack (or same-named stacks) never overwrite.
+    private static final String PLAN_FILE = "tfplan";
+    // Log files are named by test JVM and a number, so repeated runs on one stack, same-named stacks and test JVMs
+    // running at once never overwrite each other's.
+    private static final long JVM = ProcessHandle.current().pid();
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private final Path stackDir;
     private final MotoServer moto;
     private final Path logDir;
+    /** The hashicorp/aws version the stack requires, or null when it uses no AWS provider. */
+    private final String awsProviderVersion;
 
     public TerraformRunner(Path stackDir, MotoServer moto) {
         if (!Files.isRegularFile(stackDir.resolve("cdk.tf.json"))) {
@@ -39,6 +46,9 @@ public final class TerraformRunner {
         }
         this.stackDir = stackDir.toAbsolutePath();
         this.moto = moto;
+        JsonNode aws = Json.read(stackDir.resolve("cdk.tf.json")).at("/terraform/required_providers/aws");
+        this.awsProviderVersion =
+                aws.isMissingNode() ? null : aws.path("version").asText();
         try {
             this.logDir =
                     Files.createDirectories(IntegrationEnvironment.buildDir().resolve("terraform-logs"));
@@ -61,33 +71,60 @@ public final class TerraformRunner {
 
     /** Runs {@code plan -detailed-exitcode}: 0 means no changes, 2 means changes pending. */
     public int plan() {
-        Path log = nextLog("plan");
-        int exit = run(log, "plan", "-detailed-exitcode", "-input=false", "-no-color");
-        if (exit != 0 && exit != 2) {
-            throw failure("plan", exit, log);
-        }
-        return exit;
+        return plannedChanges().exitCode();
     }
 
-    /** Plans into a file and returns {@code terraform show -json} of it: resource_changes with their actions. */
-    public JsonNode planJson() {
-        check("plan", "-out=tfplan", "-input=false", "-no-color");
-        return json("show", "-json", "-no-color", "tfplan");
+    /** Runs {@code plan -detailed-exitcode}, which must succeed (exit 0 or 2); returns its exit code and output. */
+    public Outcome plannedChanges() {
+        Outcome plan = attempt("plan", "-detailed-exitcode", "-input=false", "-no-color");
+        if (plan.exitCode() != 0 && plan.exitCode() != 2) {
+            throw failure(plan);
+        }
+        return plan;
+    }
+
+    /**
+     * Plans into a file that {@link #applyPlan()} applies, and returns the planned resource changes (read from the
+     * plan's machine-readable UI, which costs no second Terraform run as {@code show -json} would).
+     */
+    public List<PlannedChange> planToApply() {
+        Outcome plan = attempt("plan", "-out=" + PLAN_FILE, "-json", "-input=false");
+        if (plan.exitCode() != 0) {
+            throw failure(plan);
+        }
+        List<PlannedChange> changes = new ArrayList<>();
+        for (String line : plan.output().lines().filter(l -> l.startsWith("{")).toList()) {
+            JsonNode message = Json.parse(line);
+            if (message.path("type").asText().equals("planned_change")) {
+                JsonNode change = message.path("change");
+                changes.add(new PlannedChange(
+                        change.at("/resource/addr").asText(),
+                        change.at("/resource/resource_type").asText(),
+                        change.path("action").asText()));
+            }
+        }
+        return changes;
+    }
+
+    /** A planned change of one resource instance; the action is create, update, delete, replace, read, ... */
+    public record PlannedChange(String address, String type, String action) {}
+
+    /**
+     * Applies the plan {@link #planToApply()} saved: exactly the changes that were inspected, without planning again
+     * (Terraform refuses a saved plan whose state has moved on since).
+     */
+    public void applyPlan() {
+        check("apply", "-input=false", "-no-color", PLAN_FILE);
     }
 
     /** Runs a plan that must fail and returns its output; an exit status of 0 or 2 fails the test. */
     public String failingPlan() {
-        Path log = nextLog("plan");
-        int exit = run(log, "plan", "-detailed-exitcode", "-input=false", "-no-color");
-        if (exit == 0 || exit == 2) {
+        Outcome plan = attempt("plan", "-detailed-exitcode", "-input=false", "-no-color");
+        if (plan.exitCode() == 0 || plan.exitCode() == 2) {
             throw new AssertionError(
-                    "terraform plan succeeded (exit " + exit + ") in " + stackDir + " but should fail");
+                    "terraform plan succeeded (exit " + plan.exitCode() + ") in " + stackDir + " but should fail");
         }
-        try {
-            return Files.readString(log);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return plan.output();
     }
 
     public void destroy() {
@@ -99,6 +136,30 @@ public final class TerraformRunner {
         return json("output", "-json", "-no-color");
     }
 
+    /**
+     * Runs {@code terraform args...} (args[0] the subcommand) whatever its exit status, for tests that expect a
+     * failure; the output is stdout and stderr together, as a user sees them.
+     */
+    public Outcome attempt(String... args) {
+        Path log = nextLog(args[0]);
+        ProcessBuilder builder = command(List.of(args));
+        builder.redirectErrorStream(true).redirectOutput(log.toFile());
+        int exit = Processes.run(builder, COMMAND_TIMEOUT, log);
+        try {
+            return new Outcome(String.join(" ", args), exit, Files.readString(log), log);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** What a terraform command did: its arguments, exit status, combined output and the log holding it. */
+    public record Outcome(String command, int exitCode, String output, Path log) {
+        /** The output with Terraform's box drawing and line wrapping removed, for matching messages. */
+        public String oneLine() {
+            return TerraformCommand.oneLine(output);
+        }
+    }
+
     /** Runs a subcommand that prints one JSON document, e.g. {@code show -json}, and parses it. */
     private JsonNode json(String... args) {
         Path log = nextLog(args[0]);
@@ -108,24 +169,17 @@ public final class TerraformRunner {
         builder.redirectOutput(stdout.toFile()).redirectError(log.toFile());
         int exit = Processes.run(builder, COMMAND_TIMEOUT, log);
         if (exit != 0) {
-            throw failure(args[0], exit, log);
+            throw failure(new Outcome(String.join(" ", args), exit, "", log));
         }
         return Json.read(stdout);
     }
 
     /** Runs {@code terraform args...}, failing on a non-zero exit; args[0] is the subcommand. */
     private void check(String... args) {
-        Path log = nextLog(args[0]);
-        int exit = run(log, args);
-        if (exit != 0) {
-            throw failure(args[0], exit, log);
+        Outcome outcome = attempt(args);
+        if (outcome.exitCode() != 0) {
+            throw failure(outcome);
         }
-    }
-
-    private int run(Path log, String... args) {
-        ProcessBuilder builder = command(List.of(args));
-        builder.redirectErrorStream(true).redirectOutput(log.toFile());
-        return Processes.run(builder, COMMAND_TIMEOUT, log);
     }
 
     private ProcessBuilder command(List<String> args) {
@@ -134,43 +188,51 @@ public final class TerraformRunner {
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).directory(stackDir.toFile());
         pointAtMoto(builder.environment(), moto);
+        // Not for init, which starts no provider: it installs the provider from the mirror and writes the lock file
+        // as without reattaching (with it, init would leave the reattached provider out of the lock file).
+        if (awsProviderVersion != null && !args.get(0).equals("init")) {
+            builder.environment()
+                    .put(
+                            "TF_REATTACH_PROVIDERS",
+                            moto.provider(stackDir.getFileName().toString(), awsProviderVersion)
+                                    .reattach());
+        }
         return builder;
     }
 
     /**
      * Sets up a process environment for Terraform (or the cdktf CLI, which runs Terraform) against moto: the
-     * provider mirror, a shared plugin cache, moto's endpoint and dummy credentials.
+     * provider mirror, moto's endpoint and dummy credentials. No plugin cache: init links the provider from the
+     * unpacked mirror in place (no copy of its ~700 MB), and nothing is shared between test JVMs running at once.
      */
     public static void pointAtMoto(Map<String, String> env, MotoServer moto) {
         // A developer's own AWS_PROFILE or session token must not leak into applies against moto.
         env.keySet().removeIf(name -> name.startsWith("AWS_"));
         env.putAll(moto.awsEnvironment());
         env.put("TF_CLI_CONFIG_FILE", CliConfig.FILE.toString());
-        env.put("TF_PLUGIN_CACHE_DIR", CliConfig.PLUGIN_CACHE.toString());
+        env.remove("TF_PLUGIN_CACHE_DIR");
         env.put("TF_IN_AUTOMATION", "1");
+        // No version check against checkpoint-api.hashicorp.com (Terraform, and the cdktf CLI's telemetry).
+        env.put("CHECKPOINT_DISABLE", "1");
     }
 
     private Path nextLog(String subcommand) {
         return logDir.resolve(
-                "%03d-%s-%s.log".formatted(SEQUENCE.incrementAndGet(), stackDir.getFileName(), subcommand));
+                "%d-%03d-%s-%s.log".formatted(JVM, SEQUENCE.incrementAndGet(), stackDir.getFileName(), subcommand));
     }
 
-    private AssertionError failure(String subcommand, int exit, Path log) {
-        return new AssertionError(
-                "terraform " + subcommand + " failed (exit " + exit + ") in " + stackDir + "\n" + Processes.tail(log));
+    private AssertionError failure(Outcome outcome) {
+        return new AssertionError("terraform " + outcome.command() + " failed (exit " + outcome.exitCode() + ") in "
+                + stackDir + "\n" + Processes.tail(outcome.log()));
     }
 
-    /** One CLI configuration and plugin cache per test JVM, made on first use. */
+    /** One CLI configuration per test JVM, made on first use. */
     private static final class CliConfig {
         static final Path FILE;
-        // Shared across runs: init links the provider from here instead of copying ~700 MB.
-        static final Path PLUGIN_CACHE;
 
         static {
             try {
                 FILE = writeCliConfig();
-                PLUGIN_CACHE = Files.createDirectories(
-                        IntegrationEnvironment.buildDir().resolve("terraform-plugin-cache"));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

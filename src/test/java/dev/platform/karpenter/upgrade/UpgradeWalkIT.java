@@ -16,6 +16,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,14 +28,22 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * One moto account and cluster carried from the seed's v0.30.0 to the newest release, one allowed step at a time, with the IAM
  * and interruption stacks synthesized and applied at every step (their state kept in one project directory, as on
- * a laptop). No step deletes or replaces the controller role, the node role or the queue (read from each plan's
- * JSON; the node role is the node group's, as in the seed), every step plans empty right after its apply, and the
- * step guard refuses two disallowed jumps at plan.
+ * a laptop), the two side by side as {@code deploy '*'} runs them. No step deletes or replaces the controller role,
+ * the node role or the queue (read from each plan's JSON, and that plan is what is applied; the node role is the node
+ * group's, as in the seed), every step plans empty right after its apply, and the step guard refuses two disallowed
+ * jumps at plan.
  */
 @IntegrationTest
 class UpgradeWalkIT {
     private static final String NAME = "walk";
     private static final List<String> KEPT = List.of("aws_iam_role", "aws_sqs_queue");
+    private static final List<String> STACKS = List.of(NAME + "-iam", NAME + "-interruption");
+    // Terraform runs in other processes; these threads only wait for it, one per stack.
+    private static final ExecutorService SIDE_BY_SIDE = Executors.newFixedThreadPool(STACKS.size(), task -> {
+        Thread thread = new Thread(task, "walk-stack");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     @RegisterExtension
     static final SharedMoto MOTO = SharedMoto.resetBeforeEachTest();
@@ -83,52 +96,86 @@ class UpgradeWalkIT {
         System.out.println("step guard, 1.0.14 (v1beta1 pools) -> " + TestConfigs.V1 + ": " + refusedV1beta1);
     }
 
-    /** Synthesizes {@code version} and applies the IAM and interruption stacks, checking each plan. */
+    /**
+     * Synthesizes {@code version} and applies the IAM and interruption stacks, checking each plan. The two stacks
+     * run side by side (neither reads the other's resources): both plan against the recorded release before either
+     * applies its saved plan, and both plan again once both are applied.
+     */
     private void deploy(String version, String... extraLines) throws IOException {
-        Path out = synthesize(version, extraLines);
-        for (String stack : List.of(NAME + "-iam", NAME + "-interruption")) {
-            TerraformRunner terraform =
-                    new TerraformRunner(out.resolve("stacks").resolve(stack), MOTO.server());
+        List<TerraformRunner> stacks = stacks(synthesize(version, extraLines));
+        List<List<TerraformRunner.PlannedChange>> plans = eachStack(stacks, terraform -> {
             terraform.init();
-            JsonNode plan = terraform.planJson();
-            for (JsonNode change : plan.path("resource_changes")) {
-                if (KEPT.contains(change.path("type").asText())) {
-                    assertThat(texts(change.at("/change/actions")))
-                            .as(version + ": " + change.path("address").asText())
-                            .doesNotContain("delete");
+            return terraform.planToApply();
+        });
+        for (List<TerraformRunner.PlannedChange> plan : plans) {
+            for (TerraformRunner.PlannedChange change : plan) {
+                if (KEPT.contains(change.type())) {
+                    assertThat(change.action())
+                            .as(version + ": " + change.address())
+                            .isNotIn("delete", "replace");
                 }
             }
-            terraform.apply();
-            assertThat(terraform.plan())
-                    .as(version + ": " + stack + " plans empty after its apply")
-                    .isZero();
-            if (stack.endsWith("-iam")) {
-                assertThat(terraform
-                                .output()
-                                .at("/karpenter_chart_version/value")
-                                .asText())
-                        .isEqualTo(version);
-            }
         }
+        eachStack(stacks, terraform -> {
+            terraform.applyPlan();
+            return null;
+        });
+        List<Integer> replans = eachStack(stacks, TerraformRunner::plan);
+        assertThat(replans)
+                .as(version + ": " + STACKS + " plan empty after their apply")
+                .containsOnly(0);
+        assertThat(stacks.get(0).output().at("/karpenter_chart_version/value").asText())
+                .isEqualTo(version);
     }
 
     /** Plans {@code version} on both stacks, expecting the guard to fail both; returns the IAM stack's message. */
     private String refuse(String version, String... extraLines) throws IOException {
-        Path out = synthesize(version, extraLines);
-        String iamOutput = null;
-        for (String stack : List.of(NAME + "-iam", NAME + "-interruption")) {
-            TerraformRunner terraform =
-                    new TerraformRunner(out.resolve("stacks").resolve(stack), MOTO.server());
+        List<String> outputs = eachStack(stacks(synthesize(version, extraLines)), terraform -> {
             terraform.init();
-            String output = terraform.failingPlan();
-            assertThat(output).as(stack).contains("Error: Module output value precondition failed");
-            // Terraform wraps the message at 80 columns.
-            String message = output.substring(output.indexOf("Karpenter "))
-                    .replaceAll("\\s+", " ")
-                    .trim();
-            iamOutput = iamOutput == null ? message : iamOutput;
+            return terraform.failingPlan();
+        });
+        for (int i = 0; i < STACKS.size(); i++) {
+            assertThat(outputs.get(i)).as(STACKS.get(i)).contains("Error: Module output value precondition failed");
         }
-        return iamOutput;
+        // Terraform wraps the message at 80 columns.
+        String iamOutput = outputs.get(0);
+        return iamOutput
+                .substring(iamOutput.indexOf("Karpenter "))
+                .replaceAll("\\s+", " ")
+                .trim();
+    }
+
+    /** The IAM stack's runner, then the interruption stack's, in the synthesized {@code out}. */
+    private static List<TerraformRunner> stacks(Path out) {
+        return STACKS.stream()
+                .map(stack -> new TerraformRunner(out.resolve("stacks").resolve(stack), MOTO.server()))
+                .toList();
+    }
+
+    /** Runs {@code step} on every stack at once and returns the results in stack order; the first failure fails. */
+    private static <T> List<T> eachStack(List<TerraformRunner> stacks, Function<TerraformRunner, T> step) {
+        List<Future<T>> running = new ArrayList<>();
+        for (TerraformRunner terraform : stacks) {
+            running.add(SIDE_BY_SIDE.submit(() -> step.apply(terraform)));
+        }
+        List<T> results = new ArrayList<>();
+        for (Future<T> result : running) {
+            try {
+                results.add(result.get());
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof Error error) {
+                    throw error;
+                }
+                if (e.getCause() instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                throw new IllegalStateException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        return results;
     }
 
     private Path synthesize(String version, String... extraLines) throws IOException {
@@ -157,11 +204,5 @@ class UpgradeWalkIT {
 
     private static List<String> policyNames() {
         return MOTO.server().listPolicyNames();
-    }
-
-    private static List<String> texts(JsonNode array) {
-        List<String> values = new ArrayList<>();
-        array.forEach(value -> values.add(value.asText()));
-        return values;
     }
 }

@@ -1,6 +1,7 @@
 package dev.platform.karpenter.nodepools.manifest;
 
 import dev.platform.karpenter.config.BlockDeviceMapping;
+import dev.platform.karpenter.config.NodeClassSettings;
 import java.util.List;
 import java.util.Map;
 
@@ -24,5 +25,21 @@ public record Ec2NodeClassSpec(
     /** Subnets or security groups carrying the node class's discovery tag. */
     static List<SelectorTerm> discovery(Map<String, String> tags) {
         return List.of(new SelectorTerm(tags));
+    }
+
+    /**
+     * A node class's EC2NodeClass spec as v1beta1 and v1 share it: the node role, subnets and security groups by
+     * its discovery tags, its block devices and tags; the AMI is chosen by family (v1beta1) or by alias (v1).
+     */
+    static Ec2NodeClassSpec of(
+            NodeClassSettings nodeClass, String role, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms) {
+        return new Ec2NodeClassSpec(
+                amiFamily,
+                role,
+                amiSelectorTerms,
+                discovery(nodeClass.discovery()),
+                discovery(nodeClass.discovery()),
+                nodeClass.blockDevices(),
+                nodeClass.tags());
     }
 }

@@ -52,12 +52,16 @@ public abstract sealed class GenerationManifests implements NodePoolManifests
 
     /**
      * Fields of this generation's pool spec that the project sets itself, each with the reason (and the setting
-     * to use), as paths from the spec.
+     * to use), as paths from the spec. NodePools (v1beta1, v1) reference their node class in the template.
      */
-    abstract Map<List<String>, String> ownedPoolFields();
+    Map<List<String>, String> ownedPoolFields() {
+        return Map.of(List.of("template", "spec", "nodeClassRef"), NODE_CLASS_REF_REASON);
+    }
 
-    /** The same for the node class spec. */
-    abstract Map<List<String>, String> ownedNodeClassFields();
+    /** The same for the node class spec: an EC2NodeClass (v1beta1, v1) names the node role. */
+    Map<List<String>, String> ownedNodeClassFields() {
+        return OWNED_ROLE_FIELDS;
+    }
 
     /** The pool's spec as the typed settings describe it, in this generation's shape. */
     abstract Object poolSpec(PoolSettings pool);

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.nodepools.manifest;
 
+import dev.platform.karpenter.config.PoolSettings;
 import java.util.List;
 import java.util.Map;
 
@@ -23,4 +24,22 @@ public record NodePoolSpec(Template template, Map<String, Object> limits, Disrup
 
     /** expireAfter: v1beta1 only. */
     public record Disruption(String consolidationPolicy, String consolidateAfter, String expireAfter) {}
+
+    /**
+     * A pool's NodePool spec as v1beta1 and v1 share it: its labels, requirements and taints on the node template,
+     * its limits, and what differs by generation (the node class reference, where expireAfter stands, disruption).
+     */
+    static NodePoolSpec of(
+            PoolSettings pool, NodeClassRef nodeClassRef, String nodeExpireAfter, Disruption disruption) {
+        return new NodePoolSpec(
+                new Template(
+                        pool.labels().isEmpty() ? null : new TemplateMetadata(pool.labels()),
+                        new NodeClaimSpec(
+                                PoolRequirements.of(pool),
+                                nodeClassRef,
+                                PoolRequirements.taints(pool),
+                                nodeExpireAfter)),
+                PoolRequirements.limits(pool),
+                disruption);
+    }
 }

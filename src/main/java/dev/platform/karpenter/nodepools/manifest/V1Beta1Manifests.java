@@ -3,13 +3,8 @@ package dev.platform.karpenter.nodepools.manifest;
 import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.Disruption;
-import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.NodeClaimSpec;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.NodeClassRef;
-import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.Template;
-import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.TemplateMetadata;
 import dev.platform.karpenter.versions.ApiGeneration;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Karpenter 0.32-0.37 (and 1.0 until retired): karpenter.sh/v1beta1 NodePool and karpenter.k8s.aws/v1beta1
@@ -29,25 +24,9 @@ final class V1Beta1Manifests extends GenerationManifests {
     }
 
     @Override
-    Map<List<String>, String> ownedPoolFields() {
-        return Map.of(List.of("template", "spec", "nodeClassRef"), GenerationManifests.NODE_CLASS_REF_REASON);
-    }
-
-    @Override
-    Map<List<String>, String> ownedNodeClassFields() {
-        return GenerationManifests.OWNED_ROLE_FIELDS;
-    }
-
-    @Override
     Ec2NodeClassSpec nodeClassSpec(NodeClassSettings nodeClass, String nodeRoleName) {
-        return new Ec2NodeClassSpec(
-                nodeClass.amiFamily().setting(),
-                nodeRoleName,
-                null,
-                Ec2NodeClassSpec.discovery(nodeClass.discovery()),
-                Ec2NodeClassSpec.discovery(nodeClass.discovery()),
-                nodeClass.blockDevices(),
-                nodeClass.tags());
+        return Ec2NodeClassSpec.of(
+                nodeClass, nodeRoleName, nodeClass.amiFamily().setting(), null);
     }
 
     /** consolidateAfter only with WhenEmpty, where the CRD requires it. */
@@ -62,16 +41,10 @@ final class V1Beta1Manifests extends GenerationManifests {
                                 .or(() -> pool.ttlSecondsAfterEmpty().map(seconds -> seconds + "s"))
                                 .orElse("Never"),
                         pool.expireAfter());
-        return new NodePoolSpec(
-                new Template(
-                        pool.labels().isEmpty() ? null : new TemplateMetadata(pool.labels()),
-                        new NodeClaimSpec(
-                                PoolRequirements.of(pool),
-                                new NodeClassRef(
-                                        EC2_NODE_CLASS.apiVersion(), null, EC2_NODE_CLASS.kind(), pool.nodeClass()),
-                                PoolRequirements.taints(pool),
-                                null)),
-                PoolRequirements.limits(pool),
+        return NodePoolSpec.of(
+                pool,
+                new NodeClassRef(EC2_NODE_CLASS.apiVersion(), null, EC2_NODE_CLASS.kind(), pool.nodeClass()),
+                null,
                 disruption);
     }
 }

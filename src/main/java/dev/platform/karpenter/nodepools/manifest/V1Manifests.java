@@ -3,13 +3,9 @@ package dev.platform.karpenter.nodepools.manifest;
 import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.Disruption;
-import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.NodeClaimSpec;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.NodeClassRef;
-import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.Template;
-import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.TemplateMetadata;
 import dev.platform.karpenter.versions.ApiGeneration;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Karpenter 1.x: karpenter.sh/v1 NodePool and karpenter.k8s.aws/v1 EC2NodeClass, as upstream's getting-started
@@ -26,41 +22,23 @@ final class V1Manifests extends GenerationManifests {
         super(ApiGeneration.V1, NODE_POOL, EC2_NODE_CLASS);
     }
 
-    @Override
-    Map<List<String>, String> ownedPoolFields() {
-        return Map.of(List.of("template", "spec", "nodeClassRef"), GenerationManifests.NODE_CLASS_REF_REASON);
-    }
-
-    @Override
-    Map<List<String>, String> ownedNodeClassFields() {
-        return GenerationManifests.OWNED_ROLE_FIELDS;
-    }
-
     /** The alias implies the AMI family. */
     @Override
     Ec2NodeClassSpec nodeClassSpec(NodeClassSettings nodeClass, String nodeRoleName) {
-        return new Ec2NodeClassSpec(
-                null,
+        return Ec2NodeClassSpec.of(
+                nodeClass,
                 nodeRoleName,
+                null,
                 List.of(new Ec2NodeClassSpec.AmiSelectorTerm(
-                        nodeClass.amiFamily().alias(nodeClass.amiVersion()))),
-                Ec2NodeClassSpec.discovery(nodeClass.discovery()),
-                Ec2NodeClassSpec.discovery(nodeClass.discovery()),
-                nodeClass.blockDevices(),
-                nodeClass.tags());
+                        nodeClass.amiFamily().alias(nodeClass.amiVersion()))));
     }
 
     @Override
     NodePoolSpec poolSpec(PoolSettings pool) {
-        return new NodePoolSpec(
-                new Template(
-                        pool.labels().isEmpty() ? null : new TemplateMetadata(pool.labels()),
-                        new NodeClaimSpec(
-                                PoolRequirements.of(pool),
-                                new NodeClassRef(null, EC2_NODE_CLASS.group(), EC2_NODE_CLASS.kind(), pool.nodeClass()),
-                                PoolRequirements.taints(pool),
-                                pool.expireAfter())),
-                PoolRequirements.limits(pool),
+        return NodePoolSpec.of(
+                pool,
+                new NodeClassRef(null, EC2_NODE_CLASS.group(), EC2_NODE_CLASS.kind(), pool.nodeClass()),
+                pool.expireAfter(),
                 new Disruption(
                         pool.consolidation() ? "WhenEmptyOrUnderutilized" : "WhenEmpty",
                         pool.consolidateAfter().orElse(DEFAULT_CONSOLIDATE_AFTER),

@@ -10,6 +10,7 @@ import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.schema.ReleaseSchemas;
 import dev.platform.karpenter.testing.TestConfigs;
+import dev.platform.karpenter.versions.KarpenterMinor;
 import dev.platform.karpenter.versions.UpgradeSteps;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -46,7 +47,7 @@ class SpecSettingsTest {
         while (block.find()) {
             examples.add(block.group(1));
         }
-        assertThat(examples).hasSize(3);
+        assertThat(examples).hasSize(4);
         return examples;
     }
 
@@ -100,6 +101,15 @@ class SpecSettingsTest {
         assertThat(kubelet.at("/kubelet/maxPods").asInt()).isEqualTo(110);
         assertThat(kubelet.at("/metadataOptions/httpPutResponseHopLimit").asInt())
                 .isEqualTo(2);
+        List<JsonNode> reserved = Rendered.of(TestConfigs.config(NEWEST, examples.get(3)));
+        assertThat(Rendered.spec(reserved, "NodePool", "default").at("/template/spec/requirements/0"))
+                .isEqualTo(
+                        json(
+                                "{\"key\":\"karpenter.sh/capacity-type\",\"operator\":\"In\",\"values\":[\"reserved\",\"on-demand\"]}"));
+        assertThat(Rendered.spec(reserved, "EC2NodeClass", "default").at("/capacityReservationSelectorTerms"))
+                .isEqualTo(
+                        json(
+                                "[{\"id\":\"cr-0123456789abcdef0\"},{\"tags\":{\"team\":\"ml\"},\"ownerID\":\"123456789012\"}]"));
     }
 
     @Test
@@ -274,8 +284,24 @@ class SpecSettingsTest {
                         SEED_GENERATION,
                         "node_classes = [{ name = \"a\", ami_family = \"AL2023\" }]",
                         "node_classes[0]: ami_family \"AL2023\" applies to Karpenter"),
+                // Capacity reservations: selectors as the CRD's rules allow, and only from the releases with them.
+                wrong(
+                        NEWEST,
+                        "node_class_spec = { capacityReservationSelectorTerms = [{ id = \"cr-0123456789abcdef0\", ownerID = \"123456789012\" }] }",
+                        "node_class_spec.capacityReservationSelectorTerms: 'id' is mutually exclusive, cannot be set along with other fields in a capacity reservation selector term (EC2NodeClass, Karpenter "
+                                + TestConfigs.V1 + ")"),
+                wrong(
+                        BEFORE_RESERVATIONS,
+                        "node_class_spec = { capacityReservationSelectorTerms = [{ id = \"cr-0123456789abcdef0\" }] }",
+                        "node_class_spec.capacityReservationSelectorTerms: unknown field; allowed: amiFamily, amiSelectorTerms"),
                 wrong(NEWEST, "node_pool_spec = [1]", "node_pool_spec must be"));
     }
+
+    /** The newest release without capacity reservations. */
+    private static final String BEFORE_RESERVATIONS = KarpenterMinor.all()
+            .get(KarpenterMinor.all().indexOf(KarpenterMinor.Feature.CAPACITY_RESERVATIONS.introducedBy()) - 1)
+            .newestRelease()
+            .chartVersion();
 
     private static Arguments wrong(String release, String line, String message) {
         return Arguments.of(release, line, message);
