@@ -5,6 +5,7 @@ import static dev.platform.karpenter.testing.Json.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.util.ArrayList;
@@ -43,30 +44,24 @@ class KarpenterAppTest {
     @Test
     void pinsTheAwsProviderToTheMirroredVersion() {
         for (String stack : STACKS) {
-            JsonNode aws = LOCAL.stack(stack)
-                    .path("terraform")
-                    .path("required_providers")
-                    .path("aws");
-            assertThat(aws.path("source").asText()).as(stack).isEqualTo("hashicorp/aws");
-            assertThat(aws.path("version").asText()).as(stack).isEqualTo("5.100.0");
+            assertThat(requiredProviders(stack).path("aws"))
+                    .as(stack)
+                    .isEqualTo(Json.parse("{\"source\": \"hashicorp/aws\", \"version\": \"5.100.0\"}"));
         }
     }
 
     @Test
     void pinsTheHelmProviderWhereTheClusterIsReached() {
         for (String stack : List.of("demo-karpenter", "demo-nodepools")) {
-            JsonNode helm = LOCAL.stack(stack)
-                    .path("terraform")
-                    .path("required_providers")
-                    .path("helm");
-            assertThat(helm.path("source").asText()).as(stack).isEqualTo("hashicorp/helm");
-            assertThat(helm.path("version").asText()).as(stack).isEqualTo("2.12.1");
+            assertThat(requiredProviders(stack).path("helm"))
+                    .as(stack)
+                    .isEqualTo(Json.parse("{\"source\": \"hashicorp/helm\", \"version\": \"2.12.1\"}"));
         }
-        assertThat(LOCAL.stack("demo-iam")
-                        .path("terraform")
-                        .path("required_providers")
-                        .has("helm"))
-                .isFalse();
+        assertThat(requiredProviders("demo-iam").has("helm")).isFalse();
+    }
+
+    private static JsonNode requiredProviders(String stack) {
+        return LOCAL.stack(stack).path("terraform").path("required_providers");
     }
 
     @Test

@@ -377,25 +377,14 @@ public final class CrdSchemas {
     }
 
     private static String typeOf(JsonNode value) {
-        if (value.isTextual()) {
-            return "a string";
-        }
-        if (value.isIntegralNumber()) {
-            return "an integer";
-        }
-        if (value.isNumber()) {
-            return "a number";
-        }
-        if (value.isBoolean()) {
-            return "a boolean";
-        }
-        if (value.isArray()) {
-            return "a list";
-        }
-        if (value.isObject()) {
-            return "a map";
-        }
-        return "null";
+        return switch (value.getNodeType()) {
+            case STRING -> "a string";
+            case NUMBER -> value.isIntegralNumber() ? "an integer" : "a number";
+            case BOOLEAN -> "a boolean";
+            case ARRAY -> "a list";
+            case OBJECT -> "a map";
+            default -> "null";
+        };
     }
 
     private static String expected(JsonNode schema) {

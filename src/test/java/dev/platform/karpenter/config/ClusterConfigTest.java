@@ -75,6 +75,12 @@ class ClusterConfigTest {
         assertThat(config.release().chartVersion()).isEqualTo(TestConfigs.V1);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badInput")
+    void rejectsBadInputWithOneLineNamingTheSetting(String caseName, String tfvarsText, String expectedMessage) {
+        assertRejected(tfvarsText, expectedMessage);
+    }
+
     static Stream<Arguments> badInput() {
         return Stream.of(
                 Arguments.of("unknown key", tfvars(V0, "clustr_name = \"x\""), "unknown setting clustr_name"),
@@ -194,12 +200,6 @@ class ClusterConfigTest {
                         "not HCL",
                         "cluster_name = = \"demo\"",
                         "line 1 (cluster_name): expected a value, found \"= \\\"demo\\\"\""));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("badInput")
-    void rejectsBadInputWithOneLineNamingTheSetting(String caseName, String tfvarsText, String expectedMessage) {
-        assertRejected(tfvarsText, expectedMessage);
     }
 
     @Test

@@ -110,6 +110,14 @@ class ControllerSettingsTest {
                                         Map.of("topologyKey", "kubernetes.io/hostname"))))));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badInput")
+    void rejectsBadInputWithAOneLineMessage(String name, String line, String message) {
+        assertThatThrownBy(() -> parse(tfvars(V0, line)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(message);
+    }
+
     static Stream<Arguments> badInput() {
         return Stream.of(
                 Arguments.of(
@@ -162,13 +170,5 @@ class ControllerSettingsTest {
                         "affinity kind",
                         "controller_affinity = { nodeSelector = {} }",
                         "controller_affinity.nodeSelector is not an affinity kind; allowed: nodeAffinity, podAffinity, podAntiAffinity"));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("badInput")
-    void rejectsBadInputWithAOneLineMessage(String name, String line, String message) {
-        assertThatThrownBy(() -> parse(tfvars(V0, line)))
-                .isInstanceOf(ConfigException.class)
-                .hasMessage(message);
     }
 }

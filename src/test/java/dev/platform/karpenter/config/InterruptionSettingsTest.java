@@ -36,6 +36,15 @@ class InterruptionSettingsTest {
         assertThat(settings.kmsKeyId()).contains("arn:aws:kms:us-west-2:111122223333:alias/karpenter");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badInput")
+    void rejectsBadInputWithOneLineNamingTheKey(String description, String line, String message) {
+        assertThatThrownBy(() -> TestConfigs.parse(tfvars(V1, line)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(message)
+                .hasMessageNotContaining("\n");
+    }
+
     static Stream<Arguments> badInput() {
         return Stream.of(
                 Arguments.of(
@@ -57,14 +66,5 @@ class InterruptionSettingsTest {
                         "AWS managed key alias ARN",
                         "queue_kms_key_id = \"arn:aws:kms:us-west-2:111122223333:alias/aws/sqs\"",
                         "queue_kms_key_id must be a customer managed key"));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("badInput")
-    void rejectsBadInputWithOneLineNamingTheKey(String description, String line, String message) {
-        assertThatThrownBy(() -> TestConfigs.parse(tfvars(V1, line)))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith(message)
-                .hasMessageNotContaining("\n");
     }
 }

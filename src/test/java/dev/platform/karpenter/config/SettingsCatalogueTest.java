@@ -23,10 +23,7 @@ class SettingsCatalogueTest {
         Settings settings = Settings.cluster(TfvarsFile.parse(EXAMPLE));
         ClusterConfig.from(settings);
 
-        assertThat(settings.readKeys())
-                .containsExactlyInAnyOrderElementsOf(SettingsCatalogue.in(Scope.CLUSTER).stream()
-                        .map(Setting::key)
-                        .toList());
+        assertThat(settings.readKeys()).containsExactlyInAnyOrderElementsOf(keysIn(Scope.CLUSTER));
     }
 
     @Test
@@ -34,10 +31,7 @@ class SettingsCatalogueTest {
         Settings entry = Settings.pool(Map.of("name", "extra"));
         PoolSettings.extra(entry, PoolSettings.defaults(Settings.cluster(Map.of())));
 
-        assertThat(entry.readKeys())
-                .containsExactlyInAnyOrderElementsOf(SettingsCatalogue.in(Scope.NODE_POOL).stream()
-                        .map(Setting::key)
-                        .toList());
+        assertThat(entry.readKeys()).containsExactlyInAnyOrderElementsOf(keysIn(Scope.NODE_POOL));
     }
 
     @Test
@@ -97,5 +91,9 @@ class SettingsCatalogueTest {
                     SettingsCatalogue.in(scope).stream().map(Setting::key).toList();
             assertThat(keys).as(scope.where()).doesNotHaveDuplicates();
         }
+    }
+
+    private static List<String> keysIn(Scope scope) {
+        return SettingsCatalogue.in(scope).stream().map(Setting::key).toList();
     }
 }

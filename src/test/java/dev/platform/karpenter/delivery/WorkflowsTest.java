@@ -97,9 +97,7 @@ class WorkflowsTest {
         JsonNode credentials = step(plan, "aws-actions/configure-aws-credentials");
         assertThat(credentials.path("with").path("role-to-assume").asText()).isEqualTo("${{ vars.AWS_PLAN_ROLE_ARN }}");
         assertCredentialsAfterEveryBuildStep(plan, "bin/plan-stacks");
-        String comment =
-                step(plan, "actions/github-script").path("with").path("script").asText();
-        assertThat(comment)
+        assertThat(githubScript(plan))
                 .as("each job updates its own cluster's comment")
                 .contains("/plans/${cluster}.md")
                 .contains("<!-- karpenter-cdktf-plans ${cluster}.md -->")
@@ -171,9 +169,7 @@ class WorkflowsTest {
         assertCredentialsAfterEveryBuildStep(drift, "bin/stacks plan");
         assertThat(runs(drift))
                 .anyMatch(r -> r.contains("bin/stacks plan --cluster \"$CLUSTER\" --detailed-exitcode --report"));
-        String issue =
-                step(drift, "actions/github-script").path("with").path("script").asText();
-        assertThat(issue)
+        assertThat(githubScript(drift))
                 .as("one issue per drifted cluster: opened, updated, closed when the drift is gone")
                 .contains("<!-- karpenter-cdktf-drift ${cluster} -->")
                 .contains("PLAN_STATUS === \"2\"")
@@ -416,5 +412,10 @@ class WorkflowsTest {
             }
         }
         throw new AssertionError("no step uses " + action);
+    }
+
+    /** The script of the job's actions/github-script step. */
+    private static String githubScript(JsonNode job) {
+        return step(job, "actions/github-script").path("with").path("script").asText();
     }
 }

@@ -94,16 +94,11 @@ class IamStackIT {
         });
         assertThat(roleTags(controllerRole)).containsEntry("Team", "platform");
 
-        assertThat(terraform.plan())
-                .as("plan exit code right after apply (2 = changes)")
-                .isZero();
-
-        terraform.destroy();
+        destroyAfterACleanPlan(terraform);
 
         assertThat(MOTO.server().listRoleNames())
                 .as("the reused node role survives")
                 .containsExactlyInAnyOrderElementsOf(plus(rolesBefore, SPOT_ROLE));
-        assertThat(MOTO.server().listPolicyNames()).isEmpty();
         assertThat(MOTO.server().listInstanceProfileNames()).isEmpty();
     }
 
@@ -170,16 +165,11 @@ class IamStackIT {
 
         assertControllerPolicies(config, TestConfigs.V1, controllerRole, nodeRoleArn);
 
-        assertThat(terraform.plan())
-                .as("plan exit code right after apply (2 = changes)")
-                .isZero();
-
-        terraform.destroy();
+        destroyAfterACleanPlan(terraform);
 
         assertThat(MOTO.server().listRoleNames())
                 .as("the account's spot role outlives this cluster's stack")
                 .containsExactlyInAnyOrderElementsOf(rolesBefore);
-        assertThat(MOTO.server().listPolicyNames()).isEmpty();
         assertThat(MOTO.server().listInstanceProfileNames()).isEmpty();
     }
 
@@ -285,5 +275,14 @@ class IamStackIT {
         List<String> result = new ArrayList<>(list);
         result.addAll(List.of(more));
         return result;
+    }
+
+    /** The plan right after the apply changes nothing; the destroy then removes every policy the stack made. */
+    private static void destroyAfterACleanPlan(TerraformRunner terraform) {
+        assertThat(terraform.plan())
+                .as("plan exit code right after apply (2 = changes)")
+                .isZero();
+        terraform.destroy();
+        assertThat(MOTO.server().listPolicyNames()).isEmpty();
     }
 }

@@ -10,6 +10,10 @@ import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.UpgradeSteps;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -21,18 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 class SchemaCostTest {
     private static final int ROUNDS = 500;
-    private static final String ONE_FIELD_CRD = """
-            apiVersion: apiextensions.k8s.io/v1
-            kind: CustomResourceDefinition
-            metadata: {name: widgets.example.com}
-            spec:
-              group: example.com
-              names: {kind: Widget, plural: widgets}
-              versions:
-                - name: v1
-                  served: true
-                  schema: {openAPIV3Schema: {type: object, properties: {size: {type: integer}}}}
-            """;
+    /** A CRD with one integer field, to time the JSON schema library on its own. */
+    private static final String ONE_FIELD_CRD = resource("one-field-crd.yaml");
 
     @Test
     void measuresCompilingOneMinorAndValidatingOneObject() {
@@ -96,5 +90,13 @@ class SchemaCostTest {
 
     private static double ms(long nanos) {
         return nanos / 1e6;
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = SchemaCostTest.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -93,14 +93,7 @@ final class Boto3Worker implements AutoCloseable {
     @Override
     public void close() {
         reader.shutdownNow();
-        process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Processes.stop(process);
     }
 
     private static String script() {

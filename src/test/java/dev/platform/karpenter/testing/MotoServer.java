@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A moto server ({@code python3 -m moto.server}) on a free loopback port, emulating IAM, STS, SQS, EventBridge and EKS
@@ -271,14 +270,7 @@ public final class MotoServer implements AutoCloseable {
         }
         boto3.close();
         process.descendants().forEach(ProcessHandle::destroy);
-        process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Processes.stop(process);
     }
 
     /**

@@ -39,6 +39,18 @@ final class Processes {
     }
 
     /** The last 60 lines of {@code file}, headed by its path, for failure messages. */
+    /** Asks {@code process} to end, and ends it forcibly when it has not within ten seconds. */
+    static void stop(Process process) {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     static String tail(Path file) {
         try {
             // Lenient decoding: a stray byte in tool output must not hide the failure being reported.

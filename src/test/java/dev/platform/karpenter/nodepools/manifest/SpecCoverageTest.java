@@ -2,14 +2,19 @@ package dev.platform.karpenter.nodepools.manifest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.schema.ReleaseSchemas;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.UpgradeSteps;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -30,84 +35,7 @@ class SpecCoverageTest {
             List.of("role", "instanceProfile", "template.spec.nodeClassRef", "providerRef", "provider");
 
     /** Values for fields whose schema or rules a plain sample does not satisfy, by path from the spec. */
-    private static final Map<String, Object> SAMPLES = Map.ofEntries(
-            Map.entry("disruption.budgets[].duration", "8h"),
-            Map.entry("disruption.budgets[].schedule", "0 9 * * mon-fri"),
-            Map.entry("disruption.budgets[].nodes", "10%"),
-            Map.entry("disruption.budgets[].reasons", List.of("Drifted")),
-            Map.entry("disruption.consolidateAfter", "5m"),
-            Map.entry("limits", Map.of("nvidia.com/gpu", 16)),
-            Map.entry("limits.resources", Map.of("nvidia.com/gpu", 16)),
-            Map.entry("template.spec.expireAfter", "24h"),
-            Map.entry("template.spec.terminationGracePeriod", "48h"),
-            Map.entry("template.spec.requirements[].key", "example.com/zone"),
-            Map.entry("template.spec.requirements[].values", List.of("a")),
-            Map.entry("template.spec.requirements[].minValues", 1),
-            Map.entry("template.spec.requirements[].operator", "In"),
-            Map.entry("requirements[].operator", "In"),
-            Map.entry("requirements[].key", "example.com/zone"),
-            Map.entry("requirements[].values", List.of("a")),
-            Map.entry("template.metadata.labels", Map.of("example.com/team", "platform")),
-            Map.entry("template.metadata.annotations", Map.of("example.com/owner", "platform")),
-            Map.entry("template.spec.taints[].key", "example.com/dedicated"),
-            Map.entry("template.spec.startupTaints[].key", "example.com/init"),
-            Map.entry("template.spec.taints[].timeAdded", "2024-01-01T00:00:00Z"),
-            Map.entry("template.spec.startupTaints[].timeAdded", "2024-01-01T00:00:00Z"),
-            Map.entry("taints[].timeAdded", "2024-01-01T00:00:00Z"),
-            Map.entry("startupTaints[].timeAdded", "2024-01-01T00:00:00Z"),
-            Map.entry("amiFamily", "AL2023"),
-            Map.entry("amiSelectorTerms[].alias", "al2023@latest"),
-            Map.entry("amiSelectorTerms[].id", "ami-0123456789abcdef0"),
-            Map.entry("amiSelectorTerms[].tags", Map.of("example.com/ami", "yes")),
-            Map.entry(
-                    "amiSelectorTerms[].ssmParameter",
-                    "/aws/service/eks/optimized-ami/1.34/amazon-linux-2023/x86_64/standard/recommended/image_id"),
-            Map.entry("subnetSelectorTerms[].id", "subnet-0123456789abcdef0"),
-            Map.entry("subnetSelectorTerms[].tags", Map.of("example.com/subnet", "yes")),
-            Map.entry("securityGroupSelectorTerms[].id", "sg-0123456789abcdef0"),
-            Map.entry("securityGroupSelectorTerms[].tags", Map.of("example.com/sg", "yes")),
-            Map.entry("capacityReservationSelectorTerms[].id", "cr-0123456789abcdef0"),
-            Map.entry("capacityReservationSelectorTerms[].ownerID", "123456789012"),
-            Map.entry("capacityReservationSelectorTerms[].tags", Map.of("example.com/cr", "yes")),
-            Map.entry("placementGroupSelector.id", "pg-0123456789abcdef0"),
-            Map.entry("blockDeviceMappings[].ebs.volumeSize", "300Gi"),
-            Map.entry("blockDeviceMappings[].ebs.volumeType", "gp3"),
-            Map.entry("blockDeviceMappings[].ebs.iops", 3000),
-            Map.entry("blockDeviceMappings[].ebs.throughput", 125),
-            Map.entry("blockDeviceMappings[].ebs.volumeInitializationRate", 100),
-            Map.entry("blockDeviceMappings[].ebs.snapshotID", "snap-0123456789abcdef0"),
-            Map.entry("blockDeviceMappings[].deviceName", "/dev/xvda"),
-            Map.entry("kubelet.clusterDNS", List.of("10.100.0.10")),
-            Map.entry("kubeletConfiguration.clusterDNS", List.of("10.100.0.10")),
-            Map.entry("kubelet.evictionHard", Map.of("memory.available", "5%")),
-            Map.entry("kubelet.evictionSoft", Map.of("memory.available", "10%")),
-            Map.entry("kubelet.evictionSoftGracePeriod", Map.of("memory.available", "1m")),
-            Map.entry("kubelet.kubeReserved", Map.of("cpu", "100m")),
-            Map.entry("kubelet.systemReserved", Map.of("cpu", "100m")),
-            Map.entry("kubeletConfiguration.evictionHard", Map.of("memory.available", "5%")),
-            Map.entry("kubeletConfiguration.evictionSoft", Map.of("memory.available", "10%")),
-            Map.entry("kubeletConfiguration.evictionSoftGracePeriod", Map.of("memory.available", "1m")),
-            Map.entry("kubeletConfiguration.kubeReserved", Map.of("cpu", "100m")),
-            Map.entry("kubeletConfiguration.systemReserved", Map.of("cpu", "100m")),
-            Map.entry("kubelet.imageGCHighThresholdPercent", 85),
-            Map.entry("kubelet.imageGCLowThresholdPercent", 80),
-            Map.entry("kubeletConfiguration.imageGCHighThresholdPercent", 85),
-            Map.entry("kubeletConfiguration.imageGCLowThresholdPercent", 80),
-            Map.entry("metadataOptions.httpPutResponseHopLimit", 2),
-            Map.entry("tags", Map.of("team", "platform")),
-            Map.entry("annotations", Map.of("example.com/owner", "platform")),
-            Map.entry("labels", Map.of("example.com/team", "platform")),
-            Map.entry("subnetSelector", Map.of("example.com/subnet", "yes")),
-            Map.entry("securityGroupSelector", Map.of("example.com/sg", "yes")),
-            Map.entry("amiSelector", Map.of("aws-ids", "ami-0123456789abcdef0")),
-            Map.entry("userData", "echo hello"),
-            Map.entry("weight", 10),
-            Map.entry("connectionTracking.tcpEstablishedTimeout", 60),
-            Map.entry("connectionTracking.udpStreamTimeout", 60),
-            Map.entry("connectionTracking.udpTimeout", 30),
-            Map.entry("networkInterfaces[].deviceIndex", 0),
-            Map.entry("networkInterfaces[].networkCardIndex", 0),
-            Map.entry("networkInterfaces[].interfaceType", "interface"));
+    private static final Map<String, Object> SAMPLES = samples();
 
     /** Fields beside the one set that a rule across fields needs, by the set field's path (or its prefix). */
     private static final Map<String, Map<String, Object>> BESIDE = Map.of(
@@ -354,5 +282,13 @@ class SpecCoverageTest {
                     + String.join(", ", list.stream().map(SpecCoverageTest::hcl).toList()) + "]";
         }
         return JSON.valueToTree(value).toString();
+    }
+
+    private static Map<String, Object> samples() {
+        try (InputStream in = SpecCoverageTest.class.getResourceAsStream("spec-samples.yaml")) {
+            return new ObjectMapper(new YAMLFactory()).readValue(in, new TypeReference<Map<String, Object>>() {});
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -87,13 +87,11 @@ class SpecSettingsTest {
         assertThat(gpuClass.at("/blockDeviceMappings/0/ebs/volumeSize").asText())
                 .isEqualTo("300Gi");
         assertThat(gpuClass.at("/role").asText()).isEqualTo(Rendered.ROLE);
-        assertThat(Rendered.spec(gpu, "EC2NodeClass", "default")
-                        .at("/blockDeviceMappings/1/ebs/volumeSize")
+        assertThat(specAt(gpu, "EC2NodeClass", "default", "/blockDeviceMappings/1/ebs/volumeSize")
                         .asText())
                 .as("the node class default keeps Bottlerocket's volumes")
                 .isEqualTo("20Gi");
-        assertThat(Rendered.spec(gpu, "NodePool", "default")
-                        .at("/template/spec/nodeClassRef/name")
+        assertThat(specAt(gpu, "NodePool", "default", "/template/spec/nodeClassRef/name")
                         .asText())
                 .isEqualTo("default");
         JsonNode kubelet =
@@ -122,25 +120,18 @@ class SpecSettingsTest {
                 "node_pools = [{ name = \"gpu\", node_class = \"gpu\", spec = { limits = { resources = { \"nvidia.com/gpu\" = 8 } } } }]");
         SpecCheck.requireValid(config);
         List<JsonNode> objects = Rendered.of(config);
-        assertThat(Rendered.spec(objects, "Provisioner", "default")
-                        .at("/kubeletConfiguration/maxPods")
+        assertThat(specAt(objects, "Provisioner", "default", "/kubeletConfiguration/maxPods")
                         .asInt())
                 .isEqualTo(110);
-        assertThat(Rendered.spec(objects, "Provisioner", "gpu")
-                        .at("/providerRef/name")
-                        .asText())
+        assertThat(specAt(objects, "Provisioner", "gpu", "/providerRef/name").asText())
                 .isEqualTo("gpu");
-        assertThat(Rendered.spec(objects, "Provisioner", "gpu")
-                        .at("/limits/resources/nvidia.com~1gpu")
+        assertThat(specAt(objects, "Provisioner", "gpu", "/limits/resources/nvidia.com~1gpu")
                         .asInt())
                 .isEqualTo(8);
-        assertThat(Rendered.spec(objects, "AWSNodeTemplate", "default")
-                        .at("/metadataOptions/httpPutResponseHopLimit")
+        assertThat(specAt(objects, "AWSNodeTemplate", "default", "/metadataOptions/httpPutResponseHopLimit")
                         .asInt())
                 .isEqualTo(2);
-        assertThat(Rendered.spec(objects, "AWSNodeTemplate", "gpu")
-                        .at("/tags/gpu")
-                        .asText())
+        assertThat(specAt(objects, "AWSNodeTemplate", "gpu", "/tags/gpu").asText())
                 .isEqualTo("true");
         ReleaseSchemas schemas = ReleaseSchemas.of(config.release());
         objects.forEach(o -> assertThat(schemas.validate(
@@ -336,5 +327,10 @@ class SpecSettingsTest {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /** The field at {@code path} of the spec of the rendered object {@code kind}/{@code name}. */
+    private static JsonNode specAt(List<JsonNode> objects, String kind, String name, String path) {
+        return Rendered.spec(objects, kind, name).at(path);
     }
 }

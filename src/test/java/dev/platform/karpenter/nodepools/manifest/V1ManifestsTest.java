@@ -16,23 +16,23 @@ import org.junit.jupiter.api.Test;
 /** Karpenter 1.x: upstream's NodePool and EC2NodeClass "default", from the settings. */
 class V1ManifestsTest {
     static final List<JsonNode> DEFAULTS = Rendered.of(config(V1));
-    static final List<JsonNode> CUSTOM = Rendered.of(config(
-            V1,
-            "ami_family = \"AL2023\"",
-            "discovery_tag_key = \"example.com/karpenter\"",
-            "capacity_types = [\"spot\"]",
-            "architectures = [\"arm64\"]",
-            "instance_categories = [\"m\"]",
-            "instance_generation_min = 7",
-            "cpu_limit = 16",
-            "memory_limit = \"64Gi\"",
-            "consolidation = false",
-            "consolidate_after = \"10m\"",
-            "expire_after = \"Never\"",
-            "node_labels = { team = \"platform\" }",
-            "node_taints = [{ key = \"dedicated\", value = \"batch\", effect = \"NoSchedule\" }]",
-            "node_requirements = [{ key = \"karpenter.k8s.aws/instance-cpu\", operator = \"Lt\", values = [\"33\"] }]",
-            "node_pools = [{ name = \"on-demand\", capacity_types = [\"on-demand\"], consolidation = true }]"));
+    static final List<JsonNode> CUSTOM = Rendered.of(config(V1, """
+            ami_family = "AL2023"
+            discovery_tag_key = "example.com/karpenter"
+            capacity_types = ["spot"]
+            architectures = ["arm64"]
+            instance_categories = ["m"]
+            instance_generation_min = 7
+            cpu_limit = 16
+            memory_limit = "64Gi"
+            consolidation = false
+            consolidate_after = "10m"
+            expire_after = "Never"
+            node_labels = { team = "platform" }
+            node_taints = [{ key = "dedicated", value = "batch", effect = "NoSchedule" }]
+            node_requirements = [{ key = "karpenter.k8s.aws/instance-cpu", operator = "Lt", values = ["33"] }]
+            node_pools = [{ name = "on-demand", capacity_types = ["on-demand"], consolidation = true }]
+            """));
 
     @Test
     void rendersOneNodePoolAndTheNodeClassItReferences() {
