@@ -56,7 +56,7 @@ public final class UpgradePathCommand {
             } catch (IllegalArgumentException e) {
                 throw new ConfigException(e.getMessage());
             }
-            UpgradeReportPrinter.lines(UpgradeReport.of(variables, from, target, steps, options.kubernetes()))
+            UpgradeReportPrinter.lines(UpgradeReport.of(config, variables, from, target, steps, options.kubernetes()))
                     .forEach(out::println);
             return 0;
         } catch (ConfigException | IllegalArgumentException e) {

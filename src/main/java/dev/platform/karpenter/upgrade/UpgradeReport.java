@@ -6,6 +6,8 @@ import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
+import dev.platform.karpenter.controller.ControllerStack;
+import dev.platform.karpenter.nodepools.NodePoolsStack;
 import dev.platform.karpenter.nodepools.manifest.SpecCheck;
 import dev.platform.karpenter.versions.ApiGeneration;
 import dev.platform.karpenter.versions.ControllerPolicy;
@@ -27,6 +29,7 @@ import java.util.Optional;
  * What bin/upgrade-path reports, as a value: the deployed release, the target, and per step what to set and what
  * the deploy changes. {@link UpgradeReportPrinter} turns it into lines.
  *
+ * @param reinstalled the stacks a fresh install of the target destroys first (the controller's and the pools')
  * @param kubernetes the cluster's Kubernetes version, when given
  * @param setsSpecs  whether the tfvars set any upstream spec (node_pool_spec, node_pools[].spec, node_class_spec,
  *                   node_classes[].spec), whose moved fields each step names
@@ -34,12 +37,14 @@ import java.util.Optional;
 record UpgradeReport(
         String cluster,
         String namespace,
+        List<String> reinstalled,
         Deployed from,
         KarpenterRelease target,
         Optional<String> kubernetes,
         boolean setsSpecs,
         List<Step> steps) {
     UpgradeReport {
+        reinstalled = List.copyOf(reinstalled);
         steps = List.copyOf(steps);
     }
 
@@ -108,14 +113,17 @@ record UpgradeReport(
         }
     }
 
-    /** The report of {@code steps} from {@code from} to {@code target} for the cluster of {@code variables}. */
+    /**
+     * The report of {@code steps} from {@code from} to {@code target} for {@code config}, read from
+     * {@code variables} (which each step's settings are checked with).
+     */
     static UpgradeReport of(
+            ClusterConfig config,
             Map<String, Object> variables,
             Deployed from,
             KarpenterRelease target,
             List<DeclaredApis> steps,
             Optional<String> kubernetes) {
-        ClusterConfig config = ConfigLoader.fromVariables(variables);
         List<Step> reported = new ArrayList<>();
         DeclaredApis before = DeclaredApis.keeping(from.release());
         before = before.oldestDeclared() == from.oldestDeclared() ? before : DeclaredApis.retiring(from.release());
@@ -141,7 +149,14 @@ record UpgradeReport(
                         || settings.nodeClasses().stream()
                                 .anyMatch(nodeClass -> !nodeClass.spec().isEmpty());
         return new UpgradeReport(
-                config.clusterName(), config.namespace(), from, target, kubernetes, setsSpecs, reported);
+                config.clusterName(),
+                config.namespace(),
+                List.of(config.stackName(NodePoolsStack.CONCERN), config.stackName(ControllerStack.CONCERN)),
+                from,
+                target,
+                kubernetes,
+                setsSpecs,
+                reported);
     }
 
     /** The generations first declared at {@code step}: its newest declared one is newer than before. */

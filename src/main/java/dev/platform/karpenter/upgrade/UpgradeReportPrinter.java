@@ -221,7 +221,6 @@ final class UpgradeReportPrinter {
     }
 
     private static void waysThrough(List<String> lines, UpgradeReport report, DeclaredApis step, String kubernetes) {
-        String cluster = report.cluster();
         String target = report.target().chartVersion();
         lines.add("   ! Kubernetes " + kubernetes + " is outside "
                 + step.release().chartVersion() + "'s range: its plan fails. Ways through:");
@@ -231,7 +230,7 @@ final class UpgradeReportPrinter {
                 + " does not test the combination), then remove it");
         lines.add("     b) install " + target
                 + " fresh, keeping IAM and the queue: "
-                + CdktfCli.command("destroy " + cluster + "-nodepools " + cluster + "-karpenter")
+                + CdktfCli.command("destroy " + String.join(" ", report.reinstalled()))
                 + " (Karpenter drains and terminates its nodes"
                 + " first), then karpenter_chart_version = \"" + target + "\" and upgrade_override = \""
                 + target + "\", " + DEPLOY + ", and remove upgrade_override");

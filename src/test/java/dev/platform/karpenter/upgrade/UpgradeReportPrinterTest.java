@@ -12,6 +12,7 @@ import dev.platform.karpenter.versions.FieldMoves.Holder;
 import dev.platform.karpenter.versions.KarpenterMinor;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.UpgradeSteps.Deployed;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,14 +40,10 @@ class UpgradeReportPrinterTest {
                         .map(move -> new MovedField("node_pool_spec", move, Optional.empty()))
                         .toList(),
                 List.of(Check.CONTROLLER_RUNS, Check.STORED_AS_V1));
-        UpgradeReport report = new UpgradeReport(
-                "demo",
-                "karpenter",
+        UpgradeReport report = report(
                 new Deployed(BRIDGE, ApiGeneration.V1BETA1),
-                BRIDGE,
                 Optional.of(BRIDGE.supportedKubernetes().max()),
-                true,
-                List.of(step));
+                step);
         String kubernetes = BRIDGE.supportedKubernetes().toString();
         String max = BRIDGE.supportedKubernetes().max();
 
@@ -94,18 +91,26 @@ class UpgradeReportPrinterTest {
     @Test
     void theDeployedTargetIsNothingToDo() {
         KarpenterRelease newest = KarpenterRelease.newest();
-        UpgradeReport report = new UpgradeReport(
-                "demo",
-                "karpenter",
-                new Deployed(newest, ApiGeneration.V1),
-                newest,
-                Optional.empty(),
-                false,
-                List.of());
+        UpgradeReport report = report(new Deployed(newest, ApiGeneration.V1), Optional.empty());
 
         assertThat(UpgradeReportPrinter.lines(report))
                 .containsExactly(
                         "Karpenter " + newest + " is deployed on cluster demo (pools declared as v1).",
                         "Nothing to do: that is " + newest + ".");
+    }
+
+    /** The report of cluster "demo" with {@code steps} to the release of the last one (or the deployed one). */
+    private static UpgradeReport report(Deployed from, Optional<String> kubernetes, Step... steps) {
+        return new UpgradeReport(
+                "demo",
+                "karpenter",
+                List.of("demo-nodepools", "demo-karpenter"),
+                from,
+                steps.length == 0
+                        ? from.release()
+                        : steps[steps.length - 1].apis().release(),
+                kubernetes,
+                Arrays.stream(steps).anyMatch(step -> !step.movedFields().isEmpty()),
+                List.of(steps));
     }
 }

@@ -3,6 +3,7 @@ package dev.platform.karpenter.upgrade;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.config.TfvarsFile;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.upgrade.UpgradeReport.Check;
@@ -119,6 +120,7 @@ class UpgradeReportTest {
     private static UpgradeReport report(String tfvars, Deployed from, KarpenterRelease target) {
         Map<String, Object> variables = TfvarsFile.parse(tfvars);
         List<DeclaredApis> steps = UpgradeSteps.path(from, target);
-        return UpgradeReport.of(variables, from, target, steps, Optional.empty());
+        return UpgradeReport.of(
+                ConfigLoader.fromVariables(variables), variables, from, target, steps, Optional.empty());
     }
 }
