@@ -56,12 +56,10 @@ public class ControllerRole extends Construct {
     }
 
     private Statement irsaTrust(ClusterConfig config, ClusterFacts facts) {
-        DataAwsIamOpenidConnectProvider oidc = new DataAwsIamOpenidConnectProvider(
-                this,
-                "oidc-provider",
-                DataAwsIamOpenidConnectProviderConfig.builder()
-                        .url(facts.oidcIssuerUrl())
-                        .build());
+        DataAwsIamOpenidConnectProviderConfig byIssuer = DataAwsIamOpenidConnectProviderConfig.builder()
+                .url(facts.oidcIssuerUrl())
+                .build();
+        DataAwsIamOpenidConnectProvider oidc = new DataAwsIamOpenidConnectProvider(this, "oidc-provider", byIssuer);
         String issuer = facts.oidcIssuerHostPath();
         return Statement.of(
                         "",

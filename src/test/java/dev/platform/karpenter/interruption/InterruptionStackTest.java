@@ -36,12 +36,6 @@ class InterruptionStackTest {
     private static final String KEY_ARN = "arn:aws:kms:us-west-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab";
     private static final String LONGEST_CLUSTER = "c".repeat(50);
 
-    private static final String HEALTH = "AWS Health Event";
-    private static final String SPOT = "EC2 Spot Instance Interruption Warning";
-    private static final String REBALANCE = "EC2 Instance Rebalance Recommendation";
-    private static final String STATE_CHANGE = "EC2 Instance State-change Notification";
-    private static final String CAPACITY_RESERVATION = "EC2 Capacity Reservation Instance Interruption Warning";
-
     /** One app with a cluster per case: synthesis is the slow part. */
     @RegisterExtension
     static final Synthesized APP = Synthesized.app()
@@ -52,6 +46,14 @@ class InterruptionStackTest {
             .cluster(LONGEST_CLUSTER, TestConfigs.V1)
             .cluster(TestConfigs.configFor("china", "cn-north-1", TestConfigs.V1))
             .synthesize();
+
+    /** The detail-types of the events the rules match, as upstream's template names them. */
+    private static final String HEALTH = "AWS Health Event";
+
+    private static final String SPOT = "EC2 Spot Instance Interruption Warning";
+    private static final String REBALANCE = "EC2 Instance Rebalance Recommendation";
+    private static final String STATE_CHANGE = "EC2 Instance State-change Notification";
+    private static final String CAPACITY_RESERVATION = "EC2 Capacity Reservation Instance Interruption Warning";
 
     private static JsonNode stack(String cluster) {
         return APP.stack(cluster + "-interruption");
