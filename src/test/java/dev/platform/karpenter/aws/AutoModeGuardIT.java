@@ -13,8 +13,8 @@ import dev.platform.karpenter.testing.IntegrationTest;
 import dev.platform.karpenter.testing.MotoServer;
 import dev.platform.karpenter.testing.SharedMoto;
 import dev.platform.karpenter.testing.Synthesized;
-import dev.platform.karpenter.testing.TerraformCommand;
-import dev.platform.karpenter.testing.TerraformCommand.Result;
+import dev.platform.karpenter.testing.TerraformRunner;
+import dev.platform.karpenter.testing.TerraformRunner.Outcome;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import java.io.IOException;
@@ -96,14 +96,14 @@ class AutoModeGuardIT {
             assertThat(terraform(stack, "init", "-input=false", "-no-color").exitCode())
                     .as(concern)
                     .isZero();
-            Result plan = terraform(stack, "plan", "-input=false", "-no-color");
+            Outcome plan = terraform(stack, "plan", "-input=false", "-no-color");
             assertThat(plan.exitCode()).as(plan.output()).isEqualTo(1);
             assertThat(plan.oneLine())
                     .as(concern)
                     .contains("Error: Resource postcondition failed", MESSAGE)
                     .containsOnlyOnce("Error:");
         }
-        Result apply = terraform(iam, "apply", "-auto-approve", "-input=false", "-no-color");
+        Outcome apply = terraform(iam, "apply", "-auto-approve", "-input=false", "-no-color");
         assertThat(apply.exitCode()).isEqualTo(1);
         assertThat(apply.oneLine()).contains(MESSAGE).doesNotContain("Creating...");
         assertThat(MOTO.server().listRoleNames()).containsExactlyInAnyOrderElementsOf(rolesBefore);
@@ -117,7 +117,7 @@ class AutoModeGuardIT {
             assertThat(terraform(stack, "init", "-input=false", "-no-color").exitCode())
                     .as(concern)
                     .isZero();
-            Result plan = terraform(stack, "plan", "-input=false", "-no-color", "-detailed-exitcode");
+            Outcome plan = terraform(stack, "plan", "-input=false", "-no-color", "-detailed-exitcode");
             assertThat(plan.exitCode())
                     .as(concern + ": 2 = changes, 0 = none (the AWS part of a Helm stack reads only)\n" + plan.output())
                     .isEqualTo(WITHOUT_HELM.contains(concern) ? 0 : 2);
@@ -155,7 +155,8 @@ class AutoModeGuardIT {
         return dir;
     }
 
-    private static Result terraform(Path stackDir, String... args) {
-        return TerraformCommand.run(stackDir, MOTO.server(), "auto-mode", stub::pointAt, args);
+    /** Terraform through the stub, with one provider process per stack that every command of it reattaches. */
+    private static Outcome terraform(Path stackDir, String... args) {
+        return new TerraformRunner(stackDir, MOTO.server(), stub.environment()).attempt(args);
     }
 }

@@ -72,9 +72,9 @@ public final class AutoModeStub implements AutoCloseable {
         autoModeClusters.remove(cluster);
     }
 
-    /** Points an AWS client's environment (Terraform's, after {@link TerraformRunner#pointAtMoto}) at this stub. */
-    public void pointAt(Map<String, String> env) {
-        env.put("AWS_ENDPOINT_URL", endpoint());
+    /** What points an AWS client (Terraform and its provider, over moto's environment) at this stub. */
+    public Map<String, String> environment() {
+        return Map.of("AWS_ENDPOINT_URL", endpoint());
     }
 
     private void forward(HttpExchange exchange) throws IOException {

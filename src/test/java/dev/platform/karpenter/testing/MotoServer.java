@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A moto server ({@code python3 -m moto.server}) on a free loopback port, emulating IAM, STS, SQS, EventBridge and EKS
@@ -156,13 +157,15 @@ public final class MotoServer implements AutoCloseable {
      * The hashicorp/aws provider process that Terraform commands on stack {@code stack} reattach to, pointed at this
      * server; started on first use (see {@link ReattachedProvider}).
      */
-    synchronized ReattachedProvider provider(String stack, String version) {
-        return providers.computeIfAbsent(
-                stack + "@" + version,
-                key -> ReattachedProvider.start(
-                        version,
-                        awsEnvironment(),
-                        IntegrationEnvironment.buildDir().resolve("provider-" + port + "-" + stack + ".log")));
+    synchronized ReattachedProvider provider(String stack, String version, Map<String, String> overrides) {
+        return providers.computeIfAbsent(stack + "@" + version + new TreeMap<>(overrides), key -> {
+            Map<String, String> environment = new HashMap<>(awsEnvironment());
+            environment.putAll(overrides);
+            return ReattachedProvider.start(
+                    version,
+                    environment,
+                    IntegrationEnvironment.buildDir().resolve("provider-" + port + "-" + stack + ".log"));
+        });
     }
 
     public List<String> listRoleNames() {

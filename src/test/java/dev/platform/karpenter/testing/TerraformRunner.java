@@ -39,8 +39,15 @@ public final class TerraformRunner {
     private final Path logDir;
     /** The hashicorp/aws version the stack requires, or null when it uses no AWS provider. */
     private final String awsProviderVersion;
+    /** Set over moto's environment for Terraform and its provider, e.g. {@link AutoModeStub#environment()}. */
+    private final Map<String, String> environment;
 
     public TerraformRunner(Path stackDir, MotoServer moto) {
+        this(stackDir, moto, Map.of());
+    }
+
+    public TerraformRunner(Path stackDir, MotoServer moto, Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
         if (!Files.isRegularFile(stackDir.resolve("cdk.tf.json"))) {
             throw new IllegalArgumentException("no cdk.tf.json in " + stackDir);
         }
@@ -156,7 +163,7 @@ public final class TerraformRunner {
     public record Outcome(String command, int exitCode, String output, Path log) {
         /** The output with Terraform's box drawing and line wrapping removed, for matching messages. */
         public String oneLine() {
-            return TerraformCommand.oneLine(output);
+            return output.replaceAll("[│╷╵]", " ").replaceAll("\\s+", " ");
         }
     }
 
@@ -188,13 +195,14 @@ public final class TerraformRunner {
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).directory(stackDir.toFile());
         pointAtMoto(builder.environment(), moto);
+        builder.environment().putAll(environment);
         // Not for init, which starts no provider: it installs the provider from the mirror and writes the lock file
         // as without reattaching (with it, init would leave the reattached provider out of the lock file).
         if (awsProviderVersion != null && !args.get(0).equals("init")) {
             builder.environment()
                     .put(
                             "TF_REATTACH_PROVIDERS",
-                            moto.provider(stackDir.getFileName().toString(), awsProviderVersion)
+                            moto.provider(stackDir.getFileName().toString(), awsProviderVersion, environment)
                                     .reattach());
         }
         return builder;
