@@ -5,8 +5,8 @@
 //                  package and turned into Java by jsii-pacmak.
 // The inputs are hashed; when the hash matches the one recorded in .gen, nothing is generated. Generated bindings are
 // also kept in a cache outside the clone, keyed by that hash and Node's major version (like ~/.m2 for Maven): a fresh
-// clone of the same inputs copies them (4 MB) instead of spending two minutes generating them.
-// KARPENTER_BINDINGS_CACHE names the cache directory ("off": none).
+// clone of the same inputs copies them (4 MB) instead of generating them (20 s quiet, two minutes under load). The
+// cache is the build cache of bindings/install: KARPENTER_BUILD_CACHE, default ~/.cache/karpenter-cdktf ("off": none).
 const crypto = require("crypto");
 const fs = require("fs-extra");
 const os = require("os");
@@ -100,12 +100,12 @@ function suppressCastWarnings(dir) {
 }
 
 function cacheEntry(hash) {
-  const setting = process.env.KARPENTER_BINDINGS_CACHE;
+  const setting = process.env.KARPENTER_BUILD_CACHE;
   if (setting === "off") {
     return null;
   }
-  const root = setting || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "karpenter-cdktf", "bindings");
-  return path.join(root, `${hash}-node${process.versions.node.split(".")[0]}`);
+  const root = setting || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "karpenter-cdktf");
+  return path.join(root, "bindings", `${hash}-node${process.versions.node.split(".")[0]}`);
 }
 
 // Whole or not at all: an entry is written aside and renamed into place, so a reader never sees half of one.
