@@ -1,9 +1,10 @@
 package dev.platform.karpenter.versions;
 
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -14,6 +15,14 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /**
  * Upstream's Kubernetes support matrix, read from the copy of its compatibility.yaml shipped beside this class
@@ -139,10 +148,39 @@ public final class KubernetesSupport {
             if (in == null) {
                 throw new IllegalStateException("the app is built without its " + RESOURCE);
             }
-            return rows(new YAMLMapper().readValue(in, MatrixFile.class));
+            // Plain SnakeYAML into maps and lists, not a Jackson YAMLMapper: the matrix is read in every synth, and
+            // a mapper's first use costs more than the whole file (bench/synth).
+            return rows(matrixFile(new Yaml(new SafeConstructor(new LoaderOptions()))
+                    .compose(new InputStreamReader(in, StandardCharsets.UTF_8))));
+        } catch (ClassCastException | NullPointerException e) {
+            throw new IllegalStateException("the shipped " + RESOURCE + " is not upstream's matrix layout", e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the shipped " + RESOURCE, e);
         }
+    }
+
+    /** Read from the node tree, so that scalars keep their text: an unquoted 1.30 stays "1.30", not 1.3. */
+    private static MatrixFile matrixFile(Node document) {
+        Map<String, Node> file = fields(document);
+        List<MatrixFile.Entry> entries = new ArrayList<>();
+        for (Node item : ((SequenceNode) file.get("compatibility")).getValue()) {
+            Map<String, Node> entry = fields(item);
+            entries.add(new MatrixFile.Entry(
+                    text(entry.get("appVersion")), text(entry.get("minK8sVersion")), text(entry.get("maxK8sVersion"))));
+        }
+        return new MatrixFile(text(file.get("name")), entries);
+    }
+
+    private static Map<String, Node> fields(Node node) {
+        Map<String, Node> fields = new LinkedHashMap<>();
+        for (NodeTuple tuple : ((MappingNode) node).getValue()) {
+            fields.put(text(tuple.getKeyNode()), tuple.getValueNode());
+        }
+        return fields;
+    }
+
+    private static String text(Node scalar) {
+        return scalar == null ? null : ((ScalarNode) scalar).getValue();
     }
 
     /** The rows of {@code file}; upstream repeats some rows identically (1.12.x, 1.14.x), which count once. */
