@@ -9,6 +9,7 @@ import dev.platform.karpenter.config.PoolsAndNodeClasses;
 import dev.platform.karpenter.schema.ReleaseSchemas;
 import dev.platform.karpenter.schema.Violation;
 import dev.platform.karpenter.versions.DeclaredApis;
+import dev.platform.karpenter.versions.ValuePath;
 import java.util.List;
 import java.util.Map;
 
@@ -99,22 +100,11 @@ public final class SpecCheck {
 
     private static void requireNotOwned(String setting, Map<String, Object> spec, Map<List<String>, String> owned) {
         owned.forEach((path, reason) -> {
-            if (present(spec, path)) {
+            // Written even as null: removing an owned field is changing it.
+            if (new ValuePath(path).isSetIn(spec)) {
                 throw new ConfigException(setting + "." + String.join(".", path) + " " + reason);
             }
         });
-    }
-
-    /** Whether the user wrote {@code path}, even as null (removing an owned field is changing it). */
-    private static boolean present(Map<String, Object> spec, List<String> path) {
-        Object at = spec;
-        for (int i = 0; i < path.size(); i++) {
-            if (!(at instanceof Map<?, ?> map) || !map.containsKey(path.get(i))) {
-                return false;
-            }
-            at = map.get(path.get(i));
-        }
-        return true;
     }
 
     private static void requireAccepted(
