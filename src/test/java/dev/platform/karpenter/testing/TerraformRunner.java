@@ -71,6 +71,12 @@ public final class TerraformRunner {
         check("init", "-input=false", "-no-color");
     }
 
+    /** Whether {@code init} has run in the stack's directory (its working files are there). */
+    public boolean isInitialized() {
+        return Files.isDirectory(stackDir.resolve(".terraform"))
+                && Files.isRegularFile(stackDir.resolve(".terraform.lock.hcl"));
+    }
+
     public void validate() {
         check("validate", "-no-color");
     }
