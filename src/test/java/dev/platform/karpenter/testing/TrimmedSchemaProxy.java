@@ -52,9 +52,11 @@ final class TrimmedSchemaProxy implements AutoCloseable {
             Map.of(2, Types::resources, 3, Types::dataSources, 8, Types::ephemeralResources);
     /** The AWS schema alone is 4.9 MB, above gRPC's default limit of 4 MB; Terraform accepts up to 256 MB. */
     private static final int MAX_MESSAGE = 256 << 20;
-    /** gRPC sets SO_KEEPALIVE on every channel and Netty warns that a Unix socket has no such option. */
-    private static final Logger NETTY_BOOTSTRAP =
-            Logger.getLogger("io.grpc.netty.shaded.io.netty.bootstrap.AbstractBootstrap");
+    /**
+     * gRPC sets SO_KEEPALIVE on every channel and Netty warns that a Unix socket has no such option (through the
+     * logger of the bootstrap subclass, so the package's logger is the one to quiet).
+     */
+    private static final Logger NETTY_BOOTSTRAP = Logger.getLogger("io.grpc.netty.shaded.io.netty.bootstrap");
 
     static {
         NETTY_BOOTSTRAP.setLevel(Level.SEVERE);
