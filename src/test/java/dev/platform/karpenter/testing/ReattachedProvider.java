@@ -60,6 +60,9 @@ final class ReattachedProvider implements AutoCloseable {
                 .redirectOutput(log.toFile());
         builder.environment().keySet().removeIf(name -> name.startsWith("AWS_") || name.startsWith("TF_"));
         builder.environment().putAll(environment);
+        // In debug mode the SDK logs every RPC and schema walk at trace level (40 MB for one walk, and its CPU); the
+        // provider's own lines (its configuration, AWS requests) stay.
+        builder.environment().put("TF_LOG_SDK", "off");
         Process process;
         try {
             process = builder.start();
