@@ -46,7 +46,7 @@ class HarnessIT {
     static final SharedMoto MOTO = SharedMoto.resetBeforeEachTest();
 
     @Test
-    void appliesPlansAndDestroysAStackAgainstMoto(@TempDir Path dir) throws IOException {
+    void appliesPlansAndDestroysAStackAgainstMoto(@TempDir Path dir) throws Exception {
         Path stack = Files.createDirectories(dir.resolve("harness-selftest"));
         Files.writeString(stack.resolve("cdk.tf.json"), STACK);
         TerraformRunner terraform = new TerraformRunner(stack, MOTO.server());
@@ -64,10 +64,42 @@ class HarnessIT {
         assertThat(MOTO.server().queueAttributes(queueUrl)).containsKey("QueueArn");
         assertThat(terraform.plan()).as("plan exit code right after apply").isZero();
 
+        // Commands see the schemas of the stack's own types only, each exactly as the provider declares it.
+        JsonNode trimmed = terraform.providersSchema().at("/provider_schemas/registry.terraform.io~1hashicorp~1aws");
+        assertThat(fieldNames(trimmed.path("resource_schemas"))).containsExactly("aws_iam_role", "aws_sqs_queue");
+        assertThat(fieldNames(trimmed.path("data_source_schemas"))).containsExactly("aws_iam_policy_document");
+        JsonNode whole = wholeSchema(stack);
+        assertThat(whole.path("resource_schemas").size()).isGreaterThan(1000);
+        for (String type : List.of("aws_iam_role", "aws_sqs_queue")) {
+            assertThat(trimmed.at("/resource_schemas/" + type)).isEqualTo(whole.at("/resource_schemas/" + type));
+        }
+        assertThat(trimmed.path("provider")).isEqualTo(whole.path("provider"));
+        assertThat(trimmed.path("functions")).isEqualTo(whole.path("functions"));
+
         terraform.destroy();
 
         assertThat(MOTO.server().listQueueUrls()).isEmpty();
         assertThat(MOTO.server().listRoleNames()).doesNotContain("harness-selftest");
+    }
+
+    /** The aws provider's schema as Terraform sees it with no reattached provider: a fresh process, every type. */
+    private static JsonNode wholeSchema(Path stack) throws IOException, InterruptedException {
+        Path json = stack.resolve("whole-schema.json");
+        ProcessBuilder builder = new ProcessBuilder("terraform", "providers", "schema", "-json")
+                .directory(stack.toFile())
+                .redirectOutput(json.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        TerraformRunner.pointAtMoto(builder.environment(), MOTO.server());
+        assertThat(builder.start().waitFor())
+                .as("terraform providers schema -json")
+                .isZero();
+        return Json.read(json).at("/provider_schemas/registry.terraform.io~1hashicorp~1aws");
+    }
+
+    private static List<String> fieldNames(JsonNode object) {
+        List<String> names = new java.util.ArrayList<>();
+        object.fieldNames().forEachRemaining(names::add);
+        return names;
     }
 
     @Test

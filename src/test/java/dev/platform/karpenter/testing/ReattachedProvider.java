@@ -1,5 +1,7 @@
 package dev.platform.karpenter.testing;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,6 +17,8 @@ import java.util.regex.Pattern;
  * command (schemas, validation, the walk), and each start of the 700 MB binary costs seconds of CPU: most of an
  * integration test's time. Terraform configures the provider anew (ConfigureProvider) for every command, so a
  * command sees exactly the configuration it would with a fresh process; what is reused is the loaded binary.
+ * Terraform reaches it through a {@link TrimmedSchemaProxy}, which spares Terraform decoding the schemas of the
+ * 2,100-odd types no stack uses.
  *
  * <p>The provider reads the AWS endpoint and credentials from its own environment, so a process serves one moto
  * server ({@link MotoServer#provider}), and one stack: Terraform commands must not share a process at once.
@@ -23,12 +27,24 @@ final class ReattachedProvider implements AutoCloseable {
     private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
     private static final Pattern REATTACH = Pattern.compile("TF_REATTACH_PROVIDERS='(\\{.*})'");
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private final Process process;
+    private final TrimmedSchemaProxy proxy;
+    /** The provider's own TF_REATTACH_PROVIDERS value with its address replaced by the proxy's. */
     private final String reattach;
 
-    private ReattachedProvider(Process process, String reattach) {
+    private ReattachedProvider(Process process, String printedReattach) {
         this.process = process;
-        this.reattach = reattach;
+        try {
+            ObjectNode providers = (ObjectNode) JSON.readTree(printedReattach);
+            ObjectNode address = (ObjectNode) providers.elements().next().path("Addr");
+            this.proxy = TrimmedSchemaProxy.start(address.path("String").asText());
+            address.put("Network", "tcp").put("String", proxy.address());
+            this.reattach = JSON.writeValueAsString(providers);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("cannot read the provider's reattach configuration: " + printedReattach, e);
+        }
     }
 
     /** Starts the mirror's hashicorp/aws {@code version} with {@code environment}; its output goes to {@code log}. */
@@ -58,11 +74,15 @@ final class ReattachedProvider implements AutoCloseable {
         }
     }
 
-    /** The value of {@code TF_REATTACH_PROVIDERS} that points Terraform at this process. */
-    String reattach() {
+    /**
+     * The value of {@code TF_REATTACH_PROVIDERS} that points Terraform at this process, through a proxy whose schema
+     * offers {@code types} only.
+     */
+    String reattach(TrimmedSchemaProxy.Types types) {
         if (!process.isAlive()) {
             throw new IllegalStateException("the reattached provider exited with " + process.exitValue());
         }
+        proxy.serve(types);
         return reattach;
     }
 
@@ -91,6 +111,7 @@ final class ReattachedProvider implements AutoCloseable {
 
     @Override
     public void close() {
+        proxy.close();
         Processes.stop(process);
     }
 }

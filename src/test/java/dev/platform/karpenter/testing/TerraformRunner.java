@@ -8,8 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -66,6 +69,12 @@ public final class TerraformRunner {
 
     public void init() {
         check("init", "-input=false", "-no-color");
+    }
+
+    /** Whether {@code init} has run in the stack's directory (its working files are there). */
+    public boolean isInitialized() {
+        return Files.isDirectory(stackDir.resolve(".terraform"))
+                && Files.isRegularFile(stackDir.resolve(".terraform.lock.hcl"));
     }
 
     public void validate() {
@@ -143,6 +152,11 @@ public final class TerraformRunner {
         return json("output", "-json", "-no-color");
     }
 
+    /** {@code terraform providers schema -json}: the provider schemas this stack's commands see. */
+    public JsonNode providersSchema() {
+        return json("providers", "schema", "-json");
+    }
+
     /**
      * Runs {@code terraform args...} (args[0] the subcommand) whatever its exit status, for tests that expect a
      * failure; the output is stdout and stderr together, as a user sees them.
@@ -203,9 +217,35 @@ public final class TerraformRunner {
                     .put(
                             "TF_REATTACH_PROVIDERS",
                             moto.provider(stackDir.getFileName().toString(), awsProviderVersion, environment)
-                                    .reattach());
+                                    .reattach(typesInUse()));
         }
         return builder;
+    }
+
+    /**
+     * The resource, data source and ephemeral resource types the stack's configuration declares and its local state
+     * holds (a type the configuration no longer names is still needed to plan its removal).
+     */
+    private TrimmedSchemaProxy.Types typesInUse() {
+        JsonNode config = Json.read(stackDir.resolve("cdk.tf.json"));
+        Map<String, Set<String>> types = new HashMap<>();
+        for (String block : List.of("resource", "data", "ephemeral")) {
+            Set<String> names = types.computeIfAbsent(block, b -> new HashSet<>());
+            config.path(block).fieldNames().forEachRemaining(names::add);
+        }
+        JsonNode backend = config.at("/terraform/backend");
+        Path state = backend.isMissingNode()
+                ? stackDir.resolve("terraform.tfstate")
+                : backend.has("local")
+                        ? stackDir.resolve(backend.at("/local/path").asText("terraform.tfstate"))
+                        : null;
+        if (state != null && Files.isRegularFile(state)) {
+            for (JsonNode resource : Json.read(state).path("resources")) {
+                String block = resource.path("mode").asText().equals("data") ? "data" : "resource";
+                types.get(block).add(resource.path("type").asText());
+            }
+        }
+        return new TrimmedSchemaProxy.Types(types.get("resource"), types.get("data"), types.get("ephemeral"));
     }
 
     /**

@@ -51,7 +51,6 @@ class UpgradeWalkIT {
     @TempDir
     Path project;
 
-    private int synths;
     /** The seed's setup: nodes reuse the role of the managed node group. */
     private String nodeRole;
 
@@ -104,7 +103,7 @@ class UpgradeWalkIT {
     private void deploy(String version, String... extraLines) throws IOException {
         List<TerraformRunner> stacks = stacks(synthesize(version, extraLines));
         List<List<TerraformRunner.PlannedChange>> plans = eachStack(stacks, terraform -> {
-            terraform.init();
+            initOnce(terraform);
             return terraform.planToApply();
         });
         for (List<TerraformRunner.PlannedChange> plan : plans) {
@@ -131,7 +130,7 @@ class UpgradeWalkIT {
     /** Plans {@code version} on both stacks, expecting the guard to fail both; returns the IAM stack's message. */
     private String refuse(String version, String... extraLines) throws IOException {
         List<String> outputs = eachStack(stacks(synthesize(version, extraLines)), terraform -> {
-            terraform.init();
+            initOnce(terraform);
             return terraform.failingPlan();
         });
         for (int i = 0; i < STACKS.size(); i++) {
@@ -143,6 +142,16 @@ class UpgradeWalkIT {
                 .substring(iamOutput.indexOf("Karpenter "))
                 .replaceAll("\\s+", " ")
                 .trim();
+    }
+
+    /**
+     * Inits a stack on its first synthesis only: every step synthesizes into the same directory, which keeps
+     * Terraform's working files as it does on a laptop, and the provider and backend never change along the walk.
+     */
+    private static void initOnce(TerraformRunner terraform) {
+        if (!terraform.isInitialized()) {
+            terraform.init();
+        }
     }
 
     /** The IAM stack's runner, then the interruption stack's, in the synthesized {@code out}. */
@@ -181,7 +190,7 @@ class UpgradeWalkIT {
     private Path synthesize(String version, String... extraLines) throws IOException {
         List<String> lines = new ArrayList<>(List.of(extraLines));
         ClusterConfig config = TestConfigs.configFor(NAME, MotoServer.REGION, version, lines.toArray(String[]::new));
-        Path out = project.resolve("cdktf.out-" + (++synths));
+        Path out = project.resolve("cdktf.out");
         KarpenterApp.synthesize(List.of(config), out, "../../..");
         return out;
     }
