@@ -13,6 +13,7 @@ import dev.platform.karpenter.testing.TestConfigs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -144,15 +145,20 @@ class SynthesisTest {
 
     @Test
     void aWorkerWhoseParentIsGoneStopsAtOnce() throws IOException {
-        ProcessBuilder worker = new ProcessBuilder(
-                ProcessHandle.current().info().command().orElse("java"),
+        // Started as Synthesis starts a worker: with this JVM's options and class path.
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(List.of(
                 "-cp",
                 System.getProperty("java.class.path"),
                 Main.class.getName(),
                 SynthesisWorker.ARGUMENT,
                 project.resolve("orphan").toString(),
-                "../../..");
-        Process process = worker.redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                "../../.."));
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         SynthesisWorker.send(
                 List.of(TestConfigs.configFor("orphan", "us-west-2", TestConfigs.V1)), process.getOutputStream());
 
