@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import com.hashicorp.cdktf.App;
 import dev.platform.karpenter.KarpenterApp;
 import dev.platform.karpenter.config.ClusterConfig;
 import java.io.IOException;
@@ -15,12 +16,13 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A worker process of {@link Synthesis}: synthesizes some clusters into a directory of its own. Started by
  * {@link Main} with {@value #ARGUMENT}, the output directory and the project directory as seen from a stack; it
- * boots its JVM and kernel, then reads the clusters' validated configurations, as JSON, from its standard input:
- * it never reads the tfvars files, so what it builds is what the parent validated.
+ * boots its JVM and, while its kernel starts, reads the clusters' validated configurations, as JSON, from its
+ * standard input: it never reads the tfvars files, so what it builds is what the parent validated.
  *
  * <p>Its standard input stays open for as long as the parent lives: at end of input, whatever it is doing, the
  * worker stops at once (and its kernel, reading from it, with it), so a killed parent leaves no worker behind.
@@ -48,6 +50,9 @@ final class SynthesisWorker {
             return Main.EXIT_BAD_INPUT;
         }
         Path outdir = Path.of(args[1]);
+        // The kernel starts while the parent validates and sends the configurations. No other thread uses jsii
+        // until this one has joined it.
+        CompletableFuture<App> app = CompletableFuture.supplyAsync(() -> KarpenterApp.newApp(outdir));
         List<ClusterConfig> clusters;
         try {
             clusters = read(parent);
@@ -68,7 +73,7 @@ final class SynthesisWorker {
                 "parent-lifeline");
         lifeline.setDaemon(true);
         lifeline.start();
-        KarpenterApp.synthesize(clusters, outdir, args[2]);
+        KarpenterApp.synthesize(app.join(), outdir, clusters, args[2]);
         return 0;
     }
 

@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.testing.Json;
-import dev.platform.karpenter.testing.Synthesized;
-import dev.platform.karpenter.testing.TestConfigs;
+import dev.platform.karpenter.testing.KernelFree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,10 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
  * doing what CI promises: test, then one plan job per cluster with OIDC credentials on pull requests; one gated
  * deploy job per cluster on main; a nightly read-only plan per cluster that keeps a drift issue.
  */
+@KernelFree
 class WorkflowsTest {
     private static final Path WORKFLOWS = Path.of(".github/workflows");
     private static final Path VALIDATOR = Path.of("bindings/node_modules/.bin/action-validator");
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     @TempDir
     Path temp;
@@ -44,8 +42,15 @@ class WorkflowsTest {
         assertThat(files)
                 .extracting(p -> p.getFileName().toString())
                 .containsExactly("deploy.yml", "drift.yml", "pull-request.yml");
+        // One validator process per file, all started at once: each is a Node.js start.
+        List<Process> validators = new ArrayList<>();
         for (Path file : files) {
-            assertThat(validate(file)).as(file + " is a valid workflow").isZero();
+            validators.add(startValidator(file));
+        }
+        for (int i = 0; i < files.size(); i++) {
+            assertThat(exitValue(validators.get(i)))
+                    .as(files.get(i) + " is a valid workflow")
+                    .isZero();
         }
     }
 
@@ -198,48 +203,6 @@ class WorkflowsTest {
         }
     }
 
-    /**
-     * The step that lists the clusters, run as each workflow runs it (bash, GITHUB_OUTPUT) on the real synthesized
-     * output of 20 clusters: one matrix entry per cluster, in the manifest's order.
-     */
-    @Test
-    void aTwentyClusterOutputMakesATwentyEntryMatrix() throws Exception {
-        List<String> names = IntStream.rangeClosed(1, 20)
-                .mapToObj(i -> "cluster-%02d".formatted(i))
-                .toList();
-        Synthesized twenty = Synthesized.of(names.stream()
-                .map(name -> TestConfigs.configFor(name, "us-west-2", TestConfigs.V1))
-                .toArray(ClusterConfig[]::new));
-        try {
-            Path project = Files.createDirectories(temp.resolve("project"));
-            Path bin = Files.createDirectories(project.resolve("bin"));
-            // bin/stacks as the workflow starts it, on the classes under test (the jar is built after the tests).
-            Files.writeString(bin.resolve("stacks"), """
-                    #!/usr/bin/env bash
-                    exec java -cp "$TEST_CLASSPATH" dev.platform.karpenter.stacks.StacksCommand "$@"
-                    """);
-            Files.setPosixFilePermissions(bin.resolve("stacks"), PosixFilePermissions.fromString("rwxr-xr-x"));
-            // The three workflows list the clusters with this same step (assertListsClustersWithoutCredentials).
-            JsonNode step = stepWithId(read("pull-request.yml").path("jobs").path("clusters"), "list");
-            Path output = project.resolve("github-output");
-            int exit = bash(
-                    step.path("run").asText(),
-                    project,
-                    Map.of(
-                            "GITHUB_OUTPUT", output.toString(),
-                            "KARPENTER_OUTDIR", twenty.dir().toString(),
-                            "TEST_CLASSPATH", System.getProperty("java.class.path")));
-            assertThat(exit).isZero();
-            List<String> lines = Files.readAllLines(output);
-            assertThat(lines).hasSize(1).allMatch(line -> line.startsWith("clusters=["));
-            JsonNode matrix = YAML.readTree(lines.get(0).substring("clusters=".length()));
-            assertThat(matrix).hasSize(20);
-            assertThat(Json.texts(matrix)).containsExactlyElementsOf(names);
-        } finally {
-            twenty.afterAll(null);
-        }
-    }
-
     /** The job lists the synthesized clusters into its output, having built and synthesized, with no credentials. */
     private static void assertListsClustersWithoutCredentials(JsonNode clusters) throws IOException {
         assertThat(clusters.path("permissions")).isEqualTo(YAML.readTree("contents: read"));
@@ -272,7 +235,7 @@ class WorkflowsTest {
         assertThat(runGuard(guard, "clusters/", "bucket")).isZero();
     }
 
-    private static int bash(String script, Path dir, Map<String, String> env) throws Exception {
+    static int bash(String script, Path dir, Map<String, String> env) throws Exception {
         ProcessBuilder builder = new ProcessBuilder("bash", "-e", "-c", script)
                 .directory(dir.toFile())
                 .redirectErrorStream(true);
@@ -360,11 +323,19 @@ class WorkflowsTest {
     }
 
     private static int validate(Path file) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(
+        return exitValue(startValidator(file));
+    }
+
+    private static Process startValidator(Path file) throws IOException {
+        return new ProcessBuilder(
                         VALIDATOR.toAbsolutePath().toString(),
                         file.toAbsolutePath().toString())
                 .redirectErrorStream(true)
                 .start();
+    }
+
+    /** The validator's exit status; what it printed goes to stderr when it failed. */
+    private static int exitValue(Process process) throws IOException, InterruptedException {
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         if (process.exitValue() != 0) {
@@ -373,7 +344,7 @@ class WorkflowsTest {
         return process.exitValue();
     }
 
-    private static JsonNode read(String name) throws IOException {
+    static JsonNode read(String name) throws IOException {
         return YAML.readTree(WORKFLOWS.resolve(name).toFile());
     }
 
@@ -396,7 +367,7 @@ class WorkflowsTest {
         return -1;
     }
 
-    private static JsonNode stepWithId(JsonNode job, String id) {
+    static JsonNode stepWithId(JsonNode job, String id) {
         for (JsonNode step : job.path("steps")) {
             if (step.path("id").asText().equals(id)) {
                 return step;

@@ -142,82 +142,6 @@ class SynthesisTest {
                 .isEmpty();
     }
 
-    @Test
-    void aWorkerWhoseParentIsGoneStopsAtOnce() throws IOException {
-        ProcessBuilder worker = new ProcessBuilder(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                SynthesisWorker.ARGUMENT,
-                project.resolve("orphan").toString(),
-                "../../..");
-        Process process = worker.redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        SynthesisWorker.send(
-                List.of(TestConfigs.configFor("orphan", "us-west-2", TestConfigs.V1)), process.getOutputStream());
-
-        process.getOutputStream().close();
-
-        assertThat(waitFor(process)).isEqualTo(SynthesisWorker.EXIT_ORPHANED);
-    }
-
-    @Test
-    void configurationsTravelToWorkersUnchanged() throws IOException {
-        List<ClusterConfig> configs = List.of(
-                TestConfigs.configFor("alpha", "us-west-2", TestConfigs.V0),
-                TestConfigs.config(
-                        TestConfigs.V1,
-                        "tags = { Team = \"platform\" }",
-                        "controller_tolerations = [{ key = \"dedicated\", operator = \"Equal\", value = \"karpenter\", effect = \"NoSchedule\" }]",
-                        "controller_affinity = { nodeAffinity = { requiredDuringSchedulingIgnoredDuringExecution = { nodeSelectorTerms = [{ matchExpressions = [{ key = \"a\", operator = \"In\", values = [\"b\"] }] }] } } }"));
-        java.io.ByteArrayOutputStream json = new java.io.ByteArrayOutputStream();
-
-        SynthesisWorker.send(configs, json);
-
-        assertThat(SynthesisWorker.read(new java.io.ByteArrayInputStream(json.toByteArray())))
-                .isEqualTo(configs);
-    }
-
-    @Test
-    void shardsAreContiguousAndTheFirstIsLargerByAWorkersStart() {
-        List<Integer> fifty = java.util.stream.IntStream.range(0, 50).boxed().toList();
-
-        List<List<Integer>> two = Synthesis.shards(fifty, 2);
-        assertThat(two).extracting(List::size).containsExactly(27, 23);
-        assertThat(two.stream().flatMap(List::stream).toList()).containsExactlyElementsOf(fifty);
-        assertThat(Synthesis.shards(fifty, 4)).extracting(List::size).containsExactly(16, 11, 11, 12);
-        assertThat(Synthesis.shards(List.of(1, 2, 3, 4, 5), 3))
-                .extracting(List::size)
-                .containsExactly(3, 1, 1);
-        assertThat(Synthesis.shards(List.of(1, 2, 3), 9))
-                .extracting(List::size)
-                .as("one item each at most")
-                .containsExactly(1, 1, 1);
-        assertThat(Synthesis.shards(fifty, 1)).containsExactly(fifty);
-    }
-
-    @Test
-    void processCountComesFromTheVariableOrFromClustersAndProcessors() {
-        assertThat(Synthesis.processes(50, Map.of(Synthesis.PROCESSES_VARIABLE, "3")))
-                .isEqualTo(3);
-        assertThat(Synthesis.processes(2, Map.of(Synthesis.PROCESSES_VARIABLE, "8")))
-                .as("one per cluster at most")
-                .isEqualTo(2);
-        assertThat(Synthesis.processes(Synthesis.CLUSTERS_PER_PROCESS - 1, Map.of()))
-                .isEqualTo(1);
-        assertThat(Synthesis.processes(100 * Synthesis.CLUSTERS_PER_PROCESS, Map.of()))
-                .isEqualTo(Math.min(100, Runtime.getRuntime().availableProcessors()));
-        for (String bad : List.of("0", "-1", "two", "1.5")) {
-            assertThatThrownBy(() -> Synthesis.processes(50, Map.of(Synthesis.PROCESSES_VARIABLE, bad)))
-                    .isInstanceOf(BadEnvironment.class)
-                    .hasMessage("environment variable " + Synthesis.PROCESSES_VARIABLE
-                            + " must be a whole number of processes, 1 or more, got \"" + bad + "\"");
-        }
-        assertThatThrownBy(() -> Synthesis.processes(50, Map.of(Synthesis.RENAMED_PROCESSES_VARIABLE, "2")))
-                .isInstanceOf(BadEnvironment.class)
-                .hasMessageContaining("was renamed " + Synthesis.PROCESSES_VARIABLE);
-    }
-
     private static Path synthesize(String processes, String outdir) {
         MainRuns.succeed(project, "clusters", outdir, Map.of(Synthesis.PROCESSES_VARIABLE, processes));
         return project.resolve(outdir);
@@ -238,18 +162,6 @@ class SynthesisTest {
     private static List<String> entries(Path dir) throws IOException {
         try (Stream<Path> entries = Files.list(dir)) {
             return entries.map(p -> p.getFileName().toString()).toList();
-        }
-    }
-
-    private static int waitFor(Process process) {
-        try {
-            if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError("still running");
-            }
-            return process.exitValue();
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.platform.karpenter.versions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.platform.karpenter.policy.IamPolicyDocument;
+import dev.platform.karpenter.testing.KernelFree;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The controller policy per release against the upstream getting-started templates (copied, with their parameters,
  * into controller-policy-*.json next to this class), and its size against IAM's limit.
  */
+@KernelFree
 class ControllerPolicyTest {
     /** IAM's limit on a managed policy document, white space not counted. */
     private static final int MANAGED_POLICY_MAX = 6_144;

@@ -2,6 +2,7 @@ package dev.platform.karpenter.versions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.platform.karpenter.testing.KernelFree;
 import dev.platform.karpenter.versions.UpgradeSteps.Deployed;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -10,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
+@KernelFree
 class UpgradeStepsTest {
 
     private static Deployed deployed(String version, ApiGeneration oldest) {

@@ -13,7 +13,8 @@ import java.util.List;
 /**
  * A chart rendered by real Helm 3 (helm-java: Helm's Go library through a native library, no binary, cluster or
  * network), as {@code helm template} would, parsed into one tree per object. Rendering takes about half a second:
- * render once per test class.
+ * render once per test class. One Helm call at a time in this JVM (test classes run on two threads, see
+ * {@link dev.platform.karpenter.testing.KernelFree}), so nothing relies on the native library being reentrant.
  */
 public final class HelmRender {
     private HelmRender() {}
@@ -24,7 +25,7 @@ public final class HelmRender {
     }
 
     /** The rendered text, as Helm printed it. */
-    public static String templateText(Path chartDir, String release, String namespace, String valuesYaml) {
+    public static synchronized String templateText(Path chartDir, String release, String namespace, String valuesYaml) {
         Path values = writeValues(valuesYaml);
         try {
             return new Helm(chartDir)
@@ -39,7 +40,7 @@ public final class HelmRender {
     }
 
     /** {@code helm lint --strict <chartDir>}: the chart's own files and default values. */
-    public static LintResult lint(Path chartDir) {
+    public static synchronized LintResult lint(Path chartDir) {
         return new Helm(chartDir).lint().strict().call();
     }
 

@@ -28,15 +28,26 @@ public final class UpstreamCharts {
     public static final String CONTROLLER_CHART = "karpenter";
     public static final String CRD_CHART = "karpenter-crd";
 
-    /** CRD validators by tag: the karpenter-crd chart is rendered once per test run. */
+    /** The karpenter-crd chart of each tag as Helm renders it: once per test run, for every test that reads it. */
+    private static final java.util.Map<String, List<com.fasterxml.jackson.databind.JsonNode>> CRDS =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** CRD validators by tag, built from {@link #crds}. */
     private static final java.util.Map<String, CrdValidator> VALIDATORS =
             new java.util.concurrent.ConcurrentHashMap<>();
 
     private UpstreamCharts() {}
 
-    /** The CRDs the karpenter-crd chart of {@code tag} installs, rendered by Helm into namespace "karpenter". */
+    /**
+     * The CRDs the karpenter-crd chart of {@code tag} installs, rendered by Helm into namespace "karpenter" (on first
+     * use); a copy the caller may change.
+     */
     public static List<com.fasterxml.jackson.databind.JsonNode> crds(String tag) {
-        return HelmRender.template(chart(tag, CRD_CHART), CRD_CHART, "karpenter", "");
+        return CRDS
+                .computeIfAbsent(tag, t -> HelmRender.template(chart(t, CRD_CHART), CRD_CHART, "karpenter", ""))
+                .stream()
+                .<com.fasterxml.jackson.databind.JsonNode>map(com.fasterxml.jackson.databind.JsonNode::deepCopy)
+                .toList();
     }
 
     /** A validator for the custom resources of the release {@code tag}, built from its CRD chart (cached). */
