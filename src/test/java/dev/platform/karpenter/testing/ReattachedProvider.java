@@ -30,12 +30,18 @@ final class ReattachedProvider implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Process process;
+    /** Null where {@link TrimmedSchemaProxy#isAvailable()} is not: Terraform then talks to the provider itself. */
     private final TrimmedSchemaProxy proxy;
-    /** The provider's own TF_REATTACH_PROVIDERS value with its address replaced by the proxy's. */
+    /** TF_REATTACH_PROVIDERS: the provider's own value, its address replaced by the proxy's where there is one. */
     private final String reattach;
 
     private ReattachedProvider(Process process, String printedReattach) {
         this.process = process;
+        if (!TrimmedSchemaProxy.isAvailable()) {
+            this.proxy = null;
+            this.reattach = printedReattach;
+            return;
+        }
         try {
             ObjectNode providers = (ObjectNode) JSON.readTree(printedReattach);
             ObjectNode address = (ObjectNode) providers.elements().next().path("Addr");
@@ -85,7 +91,9 @@ final class ReattachedProvider implements AutoCloseable {
         if (!process.isAlive()) {
             throw new IllegalStateException("the reattached provider exited with " + process.exitValue());
         }
-        proxy.serve(types);
+        if (proxy != null) {
+            proxy.serve(types);
+        }
         return reattach;
     }
 
@@ -114,7 +122,9 @@ final class ReattachedProvider implements AutoCloseable {
 
     @Override
     public void close() {
-        proxy.close();
+        if (proxy != null) {
+            proxy.close();
+        }
         Processes.stop(process);
     }
 }

@@ -18,6 +18,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerMethodDefinition;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -104,6 +105,14 @@ final class TrimmedSchemaProxy implements AutoCloseable {
                 })
                 .build()
                 .start();
+    }
+
+    /**
+     * Whether this machine can reach a provider's Unix socket: Netty's native epoll transport, which grpc-netty-shaded
+     * carries for Linux only. Elsewhere (macOS) Terraform reattaches to the provider directly, with the whole schema.
+     */
+    static boolean isAvailable() {
+        return Epoll.isAvailable();
     }
 
     /** Starts a proxy on a free loopback port for the provider listening on Unix socket {@code providerSocket}. */
