@@ -7,47 +7,16 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.testing.KernelFree;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The parts of {@link Synthesis} that need no kernel in this JVM: a worker process on its own, the configurations'
- * way to it, the shares and the process count. {@link SynthesisTest} synthesizes with workers.
+ * The parts of {@link Synthesis} that need no kernel and no process: the configurations' way to a worker, the shares
+ * and the process count. {@link SynthesisWorkersIT} starts workers.
  */
 @KernelFree
 class SynthesisWorkerTest {
-    @TempDir
-    Path dir;
-
-    @Test
-    void aWorkerWhoseParentIsGoneStopsAtOnce() throws IOException {
-        // Started as Synthesis starts a worker: with this JVM's options and class path.
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.addAll(List.of(
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                SynthesisWorker.ARGUMENT,
-                dir.resolve("orphan").toString(),
-                "../../.."));
-        Process process = new ProcessBuilder(command)
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        SynthesisWorker.send(
-                List.of(TestConfigs.configFor("orphan", "us-west-2", TestConfigs.V1)), process.getOutputStream());
-
-        process.getOutputStream().close();
-
-        assertThat(waitFor(process)).isEqualTo(SynthesisWorker.EXIT_ORPHANED);
-    }
-
     @Test
     void configurationsTravelToWorkersUnchanged() throws IOException {
         List<ClusterConfig> configs = List.of(
@@ -103,17 +72,5 @@ class SynthesisWorkerTest {
         assertThatThrownBy(() -> Synthesis.processes(50, Map.of(Synthesis.RENAMED_PROCESSES_VARIABLE, "2")))
                 .isInstanceOf(BadEnvironment.class)
                 .hasMessageContaining("was renamed " + Synthesis.PROCESSES_VARIABLE);
-    }
-
-    private static int waitFor(Process process) {
-        try {
-            if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError("still running");
-            }
-            return process.exitValue();
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
     }
 }

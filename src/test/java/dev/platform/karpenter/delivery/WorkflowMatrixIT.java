@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.testing.IntegrationTest;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
@@ -18,9 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The workflows' cluster matrix on a real synthesis. Apart from {@link WorkflowsTest} because it synthesizes (the
- * jsii kernel), which the rest of the workflows' checks do not.
+ * jsii kernel), which the rest of the workflows' checks do not, and an integration test because it starts the
+ * bin/stacks JVM (as {@link dev.platform.karpenter.run.OutputDirectoryUnderKillsIT} does).
  */
-class WorkflowMatrixTest {
+@IntegrationTest
+class WorkflowMatrixIT {
     @TempDir
     Path temp;
 

@@ -9,10 +9,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.testing.IntegrationTest;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,8 +26,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Clusters synthesized by worker processes come out exactly as a single process writes them. */
-class SynthesisTest {
+/**
+ * Clusters synthesized by worker processes come out exactly as a single process writes them. Slow (worker JVMs, a
+ * kernel each: about 3 s of CPU per worker), so an integration test, as {@link OutputDirectoryUnderKillsIT} is.
+ */
+@IntegrationTest
+class SynthesisWorkersIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> CLUSTERS = List.of("alpha", "bravo", "charlie", "delta", "echo");
 
@@ -169,5 +175,41 @@ class SynthesisTest {
         List<String> names = new ArrayList<>();
         manifest.path("stacks").fieldNames().forEachRemaining(names::add);
         return names;
+    }
+
+    @Test
+    void aWorkerWhoseParentIsGoneStopsAtOnce() throws IOException {
+        // Started as Synthesis starts a worker: with this JVM's options and class path.
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                SynthesisWorker.ARGUMENT,
+                project.resolve("orphan").toString(),
+                "../../.."));
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        SynthesisWorker.send(
+                List.of(TestConfigs.configFor("orphan", "us-west-2", TestConfigs.V1)), process.getOutputStream());
+
+        process.getOutputStream().close();
+
+        assertThat(waitFor(process)).isEqualTo(SynthesisWorker.EXIT_ORPHANED);
+    }
+
+    private static int waitFor(Process process) {
+        try {
+            if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("still running");
+            }
+            return process.exitValue();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
     }
 }
