@@ -80,9 +80,9 @@ class HarnessIT {
         terraform.init();
 
         JsonNode trimmed = terraform.providersSchema().at("/provider_schemas/registry.terraform.io~1hashicorp~1aws");
-        assertThat(fieldNames(trimmed.path("resource_schemas")))
+        assertThat(Json.fieldNames(trimmed.path("resource_schemas")))
                 .containsExactly("aws_cloudwatch_event_rule", "aws_iam_role");
-        assertThat(fieldNames(trimmed.path("data_source_schemas"))).containsExactly("aws_iam_policy_document");
+        assertThat(Json.fieldNames(trimmed.path("data_source_schemas"))).containsExactly("aws_iam_policy_document");
         JsonNode whole = wholeSchema(stack);
         assertThat(whole.path("resource_schemas").size()).isGreaterThan(1000);
         for (String type : List.of("aws_cloudwatch_event_rule", "aws_iam_role")) {
@@ -106,12 +106,6 @@ class HarnessIT {
                 .as("terraform providers schema -json")
                 .isZero();
         return Json.read(json).at("/provider_schemas/registry.terraform.io~1hashicorp~1aws");
-    }
-
-    private static List<String> fieldNames(JsonNode object) {
-        List<String> names = new java.util.ArrayList<>();
-        object.fieldNames().forEachRemaining(names::add);
-        return names;
     }
 
     @Test

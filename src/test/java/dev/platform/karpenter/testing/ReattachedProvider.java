@@ -42,15 +42,17 @@ final class ReattachedProvider implements AutoCloseable {
             this.reattach = printedReattach;
             return;
         }
+        ObjectNode providers;
+        ObjectNode address;
         try {
-            ObjectNode providers = (ObjectNode) JSON.readTree(printedReattach);
-            ObjectNode address = (ObjectNode) providers.elements().next().path("Addr");
-            this.proxy = TrimmedSchemaProxy.start(address.path("String").asText());
-            address.put("Network", "tcp").put("String", proxy.address());
-            this.reattach = JSON.writeValueAsString(providers);
+            providers = (ObjectNode) JSON.readTree(printedReattach);
+            address = (ObjectNode) providers.elements().next().path("Addr");
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("cannot read the provider's reattach configuration: " + printedReattach, e);
         }
+        this.proxy = TrimmedSchemaProxy.start(address.path("String").asText());
+        address.put("Network", "tcp").put("String", proxy.address());
+        this.reattach = providers.toString();
     }
 
     /** Starts the mirror's hashicorp/aws {@code version} with {@code environment}; its output goes to {@code log}. */

@@ -230,8 +230,7 @@ public final class TerraformRunner {
         JsonNode config = Json.read(stackDir.resolve("cdk.tf.json"));
         Map<String, Set<String>> types = new HashMap<>();
         for (String block : List.of("resource", "data", "ephemeral")) {
-            Set<String> names = types.computeIfAbsent(block, b -> new HashSet<>());
-            config.path(block).fieldNames().forEachRemaining(names::add);
+            types.put(block, new HashSet<>(Json.fieldNames(config.path(block))));
         }
         JsonNode backend = config.at("/terraform/backend");
         Path state = backend.isMissingNode()
