@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.testing.Json;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What every stack of the app shares: names, provider pin, state backends, deploy order. */
+@KernelOnlyThroughSynthesized
 class KarpenterAppTest {
     private static final List<String> STACKS =
             List.of("demo-iam", "demo-interruption", "demo-karpenter", "demo-nodepools");

@@ -3,6 +3,7 @@ package dev.platform.karpenter.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.KarpenterRelease;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Every stack of a cluster reads the cluster with the version guards, so whichever stack deploy '*' plans first
  * stops. What the guards decide is shown with Terraform in ClusterGuardsIT.
  */
+@KernelOnlyThroughSynthesized
 class ClusterGuardsTest {
     private static final List<String> STACKS =
             List.of("demo-iam", "demo-interruption", "demo-karpenter", "demo-nodepools");

@@ -5,7 +5,7 @@ import static dev.platform.karpenter.testing.TestConfigs.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.ApiGeneration;
 import dev.platform.karpenter.versions.KarpenterMinor;
@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The capacity types of pools: "reserved" from the releases that have capacity reservations only, wherever it is
  * written, and what a pool may launch read from its settings and its spec's requirements alike.
  */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class CapacityTypesTest {
     @TempDir
     Path dir;

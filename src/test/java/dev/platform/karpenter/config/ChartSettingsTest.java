@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.platform.karpenter.config.ChartRepository.Registry;
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** controller_values and chart_repository as a tfvars file sets them: what is taken, and each refusal's one line. */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class ChartSettingsTest {
     private static final String V1 = TestConfigs.V1;
     private static final String V031 = "v0.31.5";

@@ -2,7 +2,7 @@ package dev.platform.karpenter.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every hostile input of {@link HostileInputs}, per class, is refused with one clean line (exit 2 material: one line,
  * at most 300 characters, naming the file and the setting or line, no Java class names); every valid one is read.
  */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class HostileInputsTest {
     private static final ExecutorService READER = Executors.newCachedThreadPool(r -> {
         Thread thread = new Thread(r);

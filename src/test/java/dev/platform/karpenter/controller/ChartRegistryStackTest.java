@@ -5,6 +5,7 @@ import static dev.platform.karpenter.testing.Json.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.util.List;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** chart_repository in the synthesized controller stack: which token each kind of registry is logged in to with. */
+@KernelOnlyThroughSynthesized
 class ChartRegistryStackTest {
     private static final String SAME_REGION = "oci://123456789012.dkr.ecr.us-west-2.amazonaws.com/ecr-public/karpenter";
     private static final String OTHER_REGION = "oci://210987654321.dkr.ecr.eu-west-1.amazonaws.com/mirror/karpenter";

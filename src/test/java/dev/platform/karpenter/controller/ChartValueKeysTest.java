@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.testing.Json;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import dev.platform.karpenter.versions.HelmValueKeys;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * key of the wrong generation (the silent failure of settings.aws.* on a 1.x chart) cannot ship. The keys are read from
  * the upstream charts' values.yaml in src/test/resources/charts.
  */
+@KernelOnlyThroughSynthesized
 class ChartValueKeysTest {
     @RegisterExtension
     static final Synthesized V0 = ControllerFixtures.v0();

@@ -8,6 +8,7 @@ import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.schema.ChartValuesSchema;
 import dev.platform.karpenter.schema.ChartValuesSchema.Value;
 import dev.platform.karpenter.testing.Json;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * controller release's Helm values at its own path, unless the project owns it. Then all the settable ones at once,
  * rendered by Helm from the upstream chart.
  */
+@KernelOnlyThroughSynthesized
 class ChartValuesCoverageTest {
     private static final Pattern PLAIN_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
     private static final KarpenterRelease NEWEST = KarpenterRelease.newest();

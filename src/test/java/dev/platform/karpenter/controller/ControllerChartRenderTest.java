@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.platform.karpenter.controller.RenderedControllerReleases.Cluster;
 import dev.platform.karpenter.testing.Json;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.versions.ApiGeneration;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The upstream karpenter chart of every supported family, rendered by real Helm with the values the app
  * synthesizes: what the controller pod, its settings and its service account really receive.
  */
+@KernelOnlyThroughSynthesized
 class ControllerChartRenderTest {
     private static final YAMLMapper YAML = new YAMLMapper();
     private static final String ENDPOINT = "<tf:data\\.aws_eks_cluster\\.[A-Za-z0-9_-]+\\.endpoint>";

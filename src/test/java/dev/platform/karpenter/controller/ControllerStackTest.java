@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.testing.Json;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.util.List;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The synthesized {@code demo-karpenter} stack of a 0.x and a 1.x cluster. */
+@KernelOnlyThroughSynthesized
 class ControllerStackTest {
     private static final String TOKEN = "data.aws_ecrpublic_authorization_token.ecr_public";
 

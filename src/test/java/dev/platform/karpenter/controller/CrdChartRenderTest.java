@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.controller.RenderedControllerReleases.Cluster;
 import dev.platform.karpenter.testing.Json;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The karpenter-crd release of every supported family rendered by real Helm as the app installs it, compared with
  * the CRDs the controller chart ships in crds/ (which the controller release skips).
  */
+@KernelOnlyThroughSynthesized
 class CrdChartRenderTest {
     private static final Map<Cluster, List<JsonNode>> RENDERED = new LinkedHashMap<>();
 

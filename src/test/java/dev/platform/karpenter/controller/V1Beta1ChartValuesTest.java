@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.testing.Json;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.HelmValueKeys;
 import dev.platform.karpenter.versions.ValuePath;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * src/test/resources/charts): every key the controller stack writes is one the chart's templates read, so a key of
  * the wrong generation cannot silently switch a setting off.
  */
+@KernelOnlyThroughSynthesized
 class V1Beta1ChartValuesTest {
     private static final Set<ValuePath> HANDED_OVER_WHOLE = Set.of(
             HelmValueKeys.SERVICE_ACCOUNT_ANNOTATIONS,

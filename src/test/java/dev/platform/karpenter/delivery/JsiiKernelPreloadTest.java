@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * (the JVM's end of the protocol), console output of JavaScript code goes to stderr in the form jsii's Java runtime
  * decodes, and only the stack traces cdktf records on plain objects are left unformatted.
  */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class JsiiKernelPreloadTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

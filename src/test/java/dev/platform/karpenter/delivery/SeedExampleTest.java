@@ -7,12 +7,14 @@ import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.config.ControllerIdentity;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.versions.ApiGeneration;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** examples/seed-v0.30.tfvars is the seed guide's exact setup, and it synthesizes. */
+@KernelOnlyThroughSynthesized
 class SeedExampleTest {
     private static final ClusterConfig SEED = ConfigLoader.read(Path.of("examples/seed-v0.30.tfvars"));
 

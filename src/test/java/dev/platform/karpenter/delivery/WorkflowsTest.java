@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.platform.karpenter.testing.Json;
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * doing what CI promises: test, then one plan job per cluster with OIDC credentials on pull requests; one gated
  * deploy job per cluster on main; a nightly read-only plan per cluster that keeps a drift issue.
  */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class WorkflowsTest {
     private static final Path WORKFLOWS = Path.of(".github/workflows");
     /** The library of the action-validator CLI, pinned in bindings/package.json. */

@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.testing.Json;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.ControllerPolicy;
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The synthesized {@code <cluster>-iam} stacks of several configurations, synthesized together once. */
+@KernelOnlyThroughSynthesized
 class IamStackTest {
     private static final String LONGEST = "c".repeat(50);
     private static final String LONGEST_WITH_PREFIX = "p".repeat(23);

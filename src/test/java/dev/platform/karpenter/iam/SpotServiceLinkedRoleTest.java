@@ -3,11 +3,13 @@ package dev.platform.karpenter.iam;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import org.junit.jupiter.api.Test;
 
 /** The spot service-linked role in the synthesized IAM stack; IamStackIT applies both cases to moto. */
+@KernelOnlyThroughSynthesized
 class SpotServiceLinkedRoleTest {
     private static final Synthesized APP = Synthesized.of(
             TestConfigs.configFor("spot", "eu-west-1", TestConfigs.V1),

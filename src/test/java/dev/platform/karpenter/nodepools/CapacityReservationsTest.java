@@ -12,6 +12,7 @@ import dev.platform.karpenter.controller.ControllerStack;
 import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.interruption.InterruptionStack;
 import dev.platform.karpenter.testing.Json;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.TerraformReferences;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * turned on where the release has it off. NodePoolsChartRenderTest and ControllerValuesRenderTest render the same
  * settings through the real charts and CRDs.
  */
+@KernelOnlyThroughSynthesized
 public class CapacityReservationsTest {
     /** README: a pool on one reservation by id, and on the team's reservations by tag, falling back to on-demand. */
     public static final String[] RESERVED_POOL = {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.platform.karpenter.config.ClusterConfig;
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
 import java.util.List;
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * The parts of {@link Synthesis} that need no kernel and no process: the configurations' way to a worker, the shares
  * and the process count. {@link SynthesisWorkersIT} starts workers.
  */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class SynthesisWorkerTest {
     @Test
     void configurationsTravelToWorkersUnchanged() throws IOException {

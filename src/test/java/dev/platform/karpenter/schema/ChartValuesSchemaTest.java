@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.platform.karpenter.schema.ChartValuesSchema.Kind;
 import dev.platform.karpenter.schema.ChartValuesSchema.Value;
 import dev.platform.karpenter.schema.ChartValuesSchema.Violation;
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import dev.platform.karpenter.versions.KarpenterMinor;
 import dev.platform.karpenter.versions.KarpenterRelease;
@@ -29,7 +29,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The chart values each shipped values.yaml declares, and how a values tree is judged against them. */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class ChartValuesSchemaTest {
     private static final Pattern VALUES_READ = Pattern.compile("\\.Values((?:\\.[A-Za-z0-9_]+)+)");
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.UpgradeSteps;
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * and of 0.30 (the v1alpha5 generation), and accepts valid objects; each refusal names the field and reads as one
  * line.
  */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class CrdSchemasTest {
     private static final CrdSchemas V1 =
             ReleaseSchemas.of(UpgradeSteps.newestRelease()).crds();

@@ -7,7 +7,7 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
 import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
 import dev.platform.karpenter.testing.Json;
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.UpgradeSteps;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * minor's schemas, and validating one object once compiled. Run alone for a cold JVM:
  * {@code mvn -B -q test -Dtest=SchemaCostTest}. The first minor also pays the CEL environment and the classes.
  */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class SchemaCostTest {
     private static final int ROUNDS = 500;
     /** A CRD with one integer field, to time the JSON schema library on its own. */

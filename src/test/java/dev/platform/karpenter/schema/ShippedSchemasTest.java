@@ -8,7 +8,7 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
 import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
 import dev.platform.karpenter.testing.Json;
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import dev.platform.karpenter.versions.DeclaredApis;
@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * kind is refused naming the field, and the shipped CRDs are upstream's own, trimmed only of what validation does not
  * read.
  */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class ShippedSchemasTest {
     private static final String EXTRA_POOL =
             "node_pools = [{ name = \"batch\", capacity_types = [\"on-demand\"], cpu_limit = 4 }]";

@@ -2,7 +2,7 @@ package dev.platform.karpenter.stacks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * bin/stacks' logic, run against a stand-in terraform that records each call ("<stack directory> <arguments>") and
  * answers like Terraform would: order, filters, parallel clusters, failures, the summary and the plan reports.
  */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class StacksCommandTest {
     /** Two clusters as the app writes them: dependencies listed, stacks in the order the app adds them. */
     private static final String MANIFEST = """

@@ -44,16 +44,18 @@ public final class Synthesized implements AfterAllCallback {
         this.dir = dir;
     }
 
-    /** The app of these clusters, synthesized now. */
+    /** The app of these clusters, synthesized now, with the kernel to this thread alone ({@link KernelLock}). */
     public static Synthesized of(ClusterConfig... clusters) {
-        try {
-            Path dir = Files.createTempDirectory("karpenter-synth-");
-            // Local state inside this directory (stacks/<stack>/../..): a test's state never meets another run's.
-            KarpenterApp.synthesize(List.of(clusters), dir, "../..");
-            return new Synthesized(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return KernelLock.whileHeld(() -> {
+            try {
+                Path dir = Files.createTempDirectory("karpenter-synth-");
+                // Local state inside this directory (stacks/<stack>/../..): a test's state never meets another run's.
+                KarpenterApp.synthesize(List.of(clusters), dir, "../..");
+                return new Synthesized(dir);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
     }
 
     public static Builder app() {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.DeclaredApis;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The one reader of what was deployed: bin/upgrade-path reads back exactly the outputs the IAM stack records (as
  * synthesized), from the file the step guard reads them from; what it cannot read is one line.
  */
+@KernelOnlyThroughSynthesized
 class DeployedStateTest {
     @TempDir
     Path project;

@@ -3,11 +3,13 @@ package dev.platform.karpenter.upgrade;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import org.junit.jupiter.api.Test;
 
 /** The guard as synthesized: what the IAM stack records, and the read-back and postcondition in every stack. */
+@KernelOnlyThroughSynthesized
 class StepGuardTest {
     private static final Synthesized LOCAL = Synthesized.of(TestConfigs.config(TestConfigs.V1));
 

@@ -3,7 +3,7 @@ package dev.platform.karpenter.versions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.platform.karpenter.policy.IamPolicyDocument;
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The controller policy per release against the upstream getting-started templates (copied, with their parameters,
  * into controller-policy-*.json next to this class), and its size against IAM's limit.
  */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class ControllerPolicyTest {
     /** IAM's limit on a managed policy document, white space not counted. */
     private static final int MANAGED_POLICY_MAX = 6_144;

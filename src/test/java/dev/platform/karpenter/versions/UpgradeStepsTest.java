@@ -2,7 +2,7 @@ package dev.platform.karpenter.versions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.versions.UpgradeSteps.Deployed;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-@KernelFree
+@KernelOnlyThroughSynthesized
 class UpgradeStepsTest {
 
     private static Deployed deployed(String version, ApiGeneration oldest) {

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.schema.ReleaseSchemas;
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.UpgradeSteps;
@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * alone, synthesizes (SpecCheck passes) and reaches the rendered object; the fields the project owns are refused.
  * For the newest release and the seed's 0.31 generation. The README states the newest release's count.
  */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class SpecCoverageTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> OWNED =

@@ -9,7 +9,7 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.schema.ReleaseSchemas;
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.KarpenterMinor;
 import dev.platform.karpenter.versions.UpgradeSteps;
@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * typed settings' objects, checked against the deployed release's CRDs at synth, refused in one line naming the
  * field.
  */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class SpecSettingsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String NEWEST = UpgradeSteps.newestRelease().chartVersion();

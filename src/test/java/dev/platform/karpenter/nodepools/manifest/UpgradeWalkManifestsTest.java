@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.ClusterConfig;
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.CrdValidator;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and node classes it declares against the real CRDs of that very release, schema, defaults and CEL rules, with
  * the seed's pool settings (consolidation, 30-day expiry) and a second pool.
  */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class UpgradeWalkManifestsTest {
     private static final String EXTRA_POOL =
             "node_pools = [{ name = \"batch\", capacity_types = [\"on-demand\"], cpu_limit = 4 }]";

@@ -11,13 +11,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
 import dev.platform.karpenter.testing.Json;
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Karpenter 0.x: the seed's Provisioner and AWSNodeTemplate "default", from the settings. */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class V1Alpha5ManifestsTest {
     private static final String SHARED_VPC = "{\"karpenter.sh/discovery\":\"shared-vpc\"}";
     static final List<JsonNode> DEFAULTS = Rendered.of(config(V0));

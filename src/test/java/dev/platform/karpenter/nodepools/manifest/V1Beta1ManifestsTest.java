@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.config.ClusterConfig;
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import java.util.List;
 import java.util.stream.Stream;
@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Karpenter 0.32-0.37: v1beta1 objects, the 0.32 transition beside v1alpha5, validity against the real CRDs (with CEL). */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class V1Beta1ManifestsTest {
     private static final String[] EVERY_SETTING = PoolSettingsExamples.EVERY_V0_SETTING;
 

@@ -3,11 +3,11 @@ package dev.platform.karpenter.testing.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.platform.karpenter.testing.KernelFree;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import org.junit.jupiter.api.Test;
 
 /** The tests' validator adds the typed ObjectMeta check to the app's CRD validation. */
-@KernelFree
+@KernelOnlyThroughSynthesized
 class CrdValidatorTest {
     private static final CrdValidator V1 =
             UpstreamCharts.crdValidator(UpstreamCharts.V1.get(UpstreamCharts.V1.size() - 1));

@@ -13,8 +13,8 @@ import java.util.List;
 /**
  * A chart rendered by real Helm 3 (helm-java: Helm's Go library through a native library, no binary, cluster or
  * network), as {@code helm template} would, parsed into one tree per object. Rendering takes about half a second:
- * render once per test class. One Helm call at a time in this JVM (test classes run on two threads, see
- * {@link dev.platform.karpenter.testing.KernelFree}), so nothing relies on the native library being reentrant.
+ * render once per test class. One Helm call at a time in this JVM (test classes run two at a time, see
+ * {@link dev.platform.karpenter.testing.KernelLock}), so nothing relies on the native library being reentrant.
  */
 public final class HelmRender {
     private HelmRender() {}
