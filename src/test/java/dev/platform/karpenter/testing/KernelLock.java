@@ -40,6 +40,11 @@ public final class KernelLock implements BeforeAllCallback, AfterAllCallback {
         }
     }
 
+    /** Whether this thread holds the kernel. */
+    static boolean isHeldHere() {
+        return LOCK.isHeldByCurrentThread();
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) {
         if (!AnnotationSupport.isAnnotated(context.getRequiredTestClass(), KernelOnlyThroughSynthesized.class)) {
