@@ -3,6 +3,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.platform.karpenter.catalog.CatalogueSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,6 +32,10 @@ import java.util.zip.GZIPOutputStream;
  * versions served beside it, except their descriptions and its status (the controller writes status, the app never does); CRDs, versions and CRD fields the
  * validator does not read are dropped. Each CRD is written as gzipped JSON (it is a quarter of the YAML, and the
  * parser reads JSON fastest). Re-running for the same tag gives the same bytes.
+ *
+ * <p>The newest tag given, when no vendored minor is newer, also replaces the instance catalogue (CatalogueSource
+ * converts upstream's instance types, prices and network limits): it describes EC2, not the release, so the newest
+ * serves every minor.
  */
 public final class VendorRelease {
     /** The kinds the app renders and validates; the chart also installs NodeClaim, Machine, NodeOverlay... */
@@ -51,6 +56,50 @@ public final class VendorRelease {
             vendor(repo, releases, args[i]);
         }
         writeIndex(releases);
+        String newest = List.of(args).subList(2, args.length).stream()
+                .max(Comparator.comparing(VendorRelease::tagOrder))
+                .orElseThrow();
+        if (tagOrder(newest).compareTo(newestVendored(releases)) >= 0) {
+            writeCatalogue(repo, releases.toAbsolutePath().getParent().getParent().resolve("catalog"), newest);
+        }
+    }
+
+    /** The instance catalogue from {@code tag}'s generated files, with upstream's licence beside it. */
+    private static void writeCatalogue(Path repo, Path dir, String tag) throws IOException {
+        String commit = new String(git(repo, "rev-parse", tag + "^{commit}"), StandardCharsets.UTF_8).trim();
+        String date = new String(git(repo, "log", "-1", "--format=%cI", commit), StandardCharsets.UTF_8).trim();
+        Map<String, String> files = new TreeMap<>();
+        for (String file : CatalogueSource.FILES) {
+            files.put(file, new String(git(repo, "show", commit + ":" + file), StandardCharsets.UTF_8));
+        }
+        Files.createDirectories(dir);
+        Path out = dir.resolve("instance-types.tsv.gz");
+        Files.write(out, CatalogueSource.convert(new CatalogueSource.Provenance(tag, commit, date), files));
+        Files.write(dir.resolve("LICENSE"), git(repo, "show", commit + ":LICENSE"));
+        System.out.println(tag + " -> " + out.getFileName() + " (" + Files.size(out) + " bytes)");
+    }
+
+    private static String tagOrder(String tag) {
+        Matcher m = TAG.matcher(tag);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("not a release tag (vMAJOR.MINOR.PATCH): " + tag);
+        }
+        return String.format("%05d.%05d.%05d", Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                Integer.parseInt(m.group(3)));
+    }
+
+    /** The tag of the newest vendored minor, in tagOrder's form. */
+    private static String newestVendored(Path releases) throws IOException {
+        String newest = "";
+        try (Stream<Path> dirs = Files.list(releases)) {
+            for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve("release.properties"))).toList()) {
+                Matcher tag = Pattern.compile("tag=(\\S+)").matcher(Files.readString(dir.resolve("release.properties")));
+                if (tag.find() && tagOrder(tag.group(1)).compareTo(newest) > 0) {
+                    newest = tagOrder(tag.group(1));
+                }
+            }
+        }
+        return newest;
     }
 
     private static void vendor(Path repo, Path releases, String tag) throws IOException {

@@ -1,0 +1,121 @@
+package dev.platform.karpenter.catalog;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A node's capacity (what Karpenter counts against a pool's limits) and allocatable resources (what pods get) for
+ * one instance type launched with one node class, by the rules upstream documents: max pods from the network
+ * interfaces of the default card, kube-reserved CPU in steps and memory per pod, a 100Mi hard eviction threshold,
+ * and the VM memory overhead of 7.5% (64 MiB more on Graviton for its reserved CMA memory).
+ *
+ * @param capacity    resource to quantity: cpu in cores, memory in bytes, pods, extended resources
+ * @param allocatable the same after kube-reserved, system-reserved and the eviction threshold
+ */
+public record NodeResources(Map<String, BigDecimal> capacity, Map<String, BigDecimal> allocatable) {
+    static final BigDecimal VM_MEMORY_OVERHEAD = new BigDecimal("0.075");
+    static final long GRAVITON_CMA_MIB = 64;
+    static final int PODS_WITHOUT_ENI_LIMIT = 110;
+    private static final BigDecimal DEFAULT_EVICTION_MIB = BigDecimal.valueOf(100);
+
+    /** The resources of {@code type} under {@code nodeClass}. */
+    public static NodeResources of(InstanceType type, NodeClassOffer nodeClass) {
+        NodeClassOffer.Kubelet kubelet = nodeClass.kubelet();
+        int eniPods = eniLimitedPods(type);
+        int pods = kubelet.maxPods().orElse(nodeClass.family().eniLimitedPods ? eniPods : PODS_WITHOUT_ENI_LIMIT);
+        if (nodeClass.family().podsPerCore && kubelet.podsPerCore().orElse(0) > 0) {
+            pods = Math.min(pods, kubelet.podsPerCore().get() * type.vcpus());
+        }
+        BigDecimal cpu = BigDecimal.valueOf(type.vcpus());
+        BigDecimal memory = memoryCapacity(type);
+        Map<String, BigDecimal> capacity = new HashMap<>(type.allocatable());
+        capacity.put("cpu", cpu);
+        capacity.put("memory", memory);
+        capacity.put("pods", BigDecimal.valueOf(pods));
+
+        int reservedPods = nodeClass.family().eniLimitedMemoryOverhead ? eniPods : pods;
+        BigDecimal kubeCpu = reserved(kubelet.kubeReserved(), "cpu", kubeReservedCpu(type.vcpus()));
+        BigDecimal kubeMemory = reserved(
+                kubelet.kubeReserved(),
+                "memory",
+                BigDecimal.valueOf(11L * reservedPods + 255).multiply(Quantity.MIB));
+        BigDecimal systemCpu = reserved(kubelet.systemReserved(), "cpu", BigDecimal.ZERO);
+        BigDecimal systemMemory = reserved(kubelet.systemReserved(), "memory", BigDecimal.ZERO);
+        BigDecimal eviction = evictionMemory(kubelet.evictionHard(), memory);
+        Map<String, BigDecimal> allocatable = new HashMap<>(capacity);
+        allocatable.put("cpu", cpu.subtract(kubeCpu).subtract(systemCpu).max(BigDecimal.ZERO));
+        allocatable.put(
+                "memory",
+                memory.subtract(kubeMemory)
+                        .subtract(systemMemory)
+                        .subtract(eviction)
+                        .max(BigDecimal.ZERO));
+        return new NodeResources(Map.copyOf(capacity), Map.copyOf(allocatable));
+    }
+
+    /**
+     * Pods the VPC CNI can address without prefix delegation: interfaces of the default card times their IPv4
+     * addresses less the interface's own, plus 2 for host-network pods (EKS's eni-max-pods rule).
+     */
+    public static int eniLimitedPods(InstanceType type) {
+        if (type.interfaces() == 0) {
+            return type.documentedPods();
+        }
+        return type.interfaces() * (type.ipv4PerInterface() - 1) + 2;
+    }
+
+    /**
+     * Pods with prefix delegation: each secondary address slot holds a /28 prefix of 16 addresses (AWS VPC CNI
+     * documentation), before any cap a node class's maxPods sets.
+     */
+    public static int prefixDelegationPods(InstanceType type) {
+        if (type.interfaces() == 0) {
+            return type.documentedPods();
+        }
+        return type.interfaces() * (type.ipv4PerInterface() - 1) * 16 + 2;
+    }
+
+    /** Memory after the VM's overhead, in bytes: what the node reports as capacity. */
+    static BigDecimal memoryCapacity(InstanceType type) {
+        long mib = type.memoryMiB() - ("arm64".equals(type.architecture()) ? GRAVITON_CMA_MIB : 0);
+        long overhead = BigDecimal.valueOf(mib)
+                .multiply(VM_MEMORY_OVERHEAD)
+                .setScale(0, RoundingMode.CEILING)
+                .longValueExact();
+        return BigDecimal.valueOf(mib - overhead).multiply(Quantity.MIB);
+    }
+
+    /** Kube-reserved CPU in cores: 6% of the first core, 1% of the second, 0.5% of the next two, 0.25% above. */
+    static BigDecimal kubeReservedCpu(int vcpus) {
+        long[][] steps = {{0, 1000, 600}, {1000, 2000, 100}, {2000, 4000, 50}, {4000, Long.MAX_VALUE, 25}};
+        long millicores = (long) vcpus * 1000;
+        long reservedTenThousandths = 0; // of a millicore, so the steps stay integer
+        for (long[] step : steps) {
+            if (millicores > step[0]) {
+                long inStep = Math.min(millicores, step[1]) - step[0];
+                reservedTenThousandths += inStep * step[2];
+            }
+        }
+        return BigDecimal.valueOf(reservedTenThousandths / 10_000).divide(BigDecimal.valueOf(1000));
+    }
+
+    private static BigDecimal reserved(Map<String, String> given, String resource, BigDecimal computed) {
+        String value = given.get(resource);
+        return value == null ? computed : Quantity.parse(value);
+    }
+
+    private static BigDecimal evictionMemory(Map<String, String> evictionHard, BigDecimal memoryCapacity) {
+        String signal = evictionHard.get("memory.available");
+        if (signal == null) {
+            return DEFAULT_EVICTION_MIB.multiply(Quantity.MIB);
+        }
+        if (signal.endsWith("%")) {
+            return memoryCapacity
+                    .multiply(new BigDecimal(signal.substring(0, signal.length() - 1)))
+                    .divide(BigDecimal.valueOf(100), 0, RoundingMode.CEILING);
+        }
+        return Quantity.parse(signal);
+    }
+}
