@@ -1,0 +1,65 @@
+package dev.platform.karpenter.preview;
+
+import dev.platform.karpenter.catalog.InstanceCatalogue;
+import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.versions.ValuePath;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Every pool of one cluster evaluated against the catalogue, with the warnings that concern pools together.
+ *
+ * @param warnings the pools' warnings, then equal-weight pools whose types overlap
+ */
+public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List<String> warnings) {
+    /** The chart value that turns spot-to-spot consolidation on (off by default in every 1.x chart). */
+    static final ValuePath SPOT_TO_SPOT_GATE = ValuePath.of("settings", "featureGates", "spotToSpotConsolidation");
+
+    public static ClusterPreview of(ClusterConfig config, InstanceCatalogue catalogue) {
+        boolean spotToSpot = isTrue(config.controller().chartValues(), SPOT_TO_SPOT_GATE.segments());
+        List<PoolPreview> pools = new ArrayList<>();
+        for (RenderedPool pool : RenderedPool.of(config)) {
+            pools.add(PoolPreview.of(catalogue, pool, spotToSpot));
+        }
+        List<String> warnings = new ArrayList<>();
+        pools.forEach(pool -> warnings.addAll(pool.warnings()));
+        for (int i = 0; i < pools.size(); i++) {
+            for (int j = i + 1; j < pools.size(); j++) {
+                PoolPreview a = pools.get(i);
+                PoolPreview b = pools.get(j);
+                if (a.pool().weight() != b.pool().weight()) {
+                    continue;
+                }
+                Set<String> shared = new HashSet<>(a.selection().names());
+                shared.retainAll(b.selection().names());
+                if (!shared.isEmpty()) {
+                    warnings.add("pools \"" + a.pool().name() + "\" and \""
+                            + b.pool().name() + "\" have the same weight ("
+                            + a.pool().weight() + ") and share " + shared.size()
+                            + " instance types: Karpenter picks either for a pod both accept (set spec.weight in "
+                            + b.pool().setting() + " to order them)");
+                }
+            }
+        }
+        return new ClusterPreview(config, List.copyOf(pools), List.copyOf(warnings));
+    }
+
+    /** The refusals of every pool. */
+    public List<String> refusals() {
+        return pools.stream().flatMap(pool -> pool.refusals().stream()).toList();
+    }
+
+    private static boolean isTrue(Map<String, ?> tree, List<String> path) {
+        Object node = tree;
+        for (String segment : path) {
+            if (!(node instanceof Map<?, ?> map)) {
+                return false;
+            }
+            node = map.get(segment);
+        }
+        return Boolean.TRUE.equals(node) || "true".equals(String.valueOf(node));
+    }
+}

@@ -1,0 +1,157 @@
+package dev.platform.karpenter.preview;
+
+import dev.platform.karpenter.catalog.LabelRequirement;
+import dev.platform.karpenter.catalog.NodeClassOffer;
+import dev.platform.karpenter.catalog.Quantity;
+import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.nodepools.manifest.GenerationManifests;
+import dev.platform.karpenter.nodepools.manifest.KubernetesObject;
+import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
+import dev.platform.karpenter.nodepools.manifest.SpecCheck;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What the evaluation reads of one pool as it will be applied: the pool object of the newest API generation the
+ * release declares (typed settings and spec merged) and the node class it references. NodePool (karpenter.sh v1,
+ * v1beta1) and Provisioner (v1alpha5) keep the same facts under different field names.
+ *
+ * @param setting       where its upstream fields are set, for messages: "node_pool_spec", "node_pools[0].spec"
+ * @param requirements  the requirements, then the pool's node labels as In requirements
+ * @param limits        resource to quantity in base units
+ * @param weight        spec.weight (0 unset)
+ * @param consolidatesUnderutilized whether consolidation replaces underutilized nodes (not only empty ones)
+ * @param capacityTypes the capacity types its requirements allow (Karpenter defaults to on-demand without any)
+ * @param nodeClass     what its node class offers
+ * @param kubelet       the kubelet settings in force (for the maxPods check)
+ */
+public record RenderedPool(
+        String name,
+        String setting,
+        List<LabelRequirement> requirements,
+        Map<String, BigDecimal> limits,
+        int weight,
+        boolean consolidatesUnderutilized,
+        Set<String> capacityTypes,
+        NodeClassOffer nodeClass,
+        String nodeClassName) {
+
+    static final String CAPACITY_TYPE = "karpenter.sh/capacity-type";
+    private static final String ROLE = "KarpenterNodeRole";
+
+    /** The cluster's pools, in the settings' order. */
+    public static List<RenderedPool> of(ClusterConfig config) {
+        List<GenerationManifests> generations =
+                NodePoolManifests.forApis(config.apis()).generations();
+        GenerationManifests newest = generations.get(generations.size() - 1);
+        List<KubernetesObject<Map<String, Object>>> objects = newest.render(config.poolsAndClasses(), ROLE);
+        String poolKind = newest.poolType().kind();
+        Map<String, Map<String, Object>> nodeClasses = new LinkedHashMap<>();
+        for (KubernetesObject<Map<String, Object>> object : objects) {
+            if (!object.kind().equals(poolKind)) {
+                nodeClasses.put(object.metadata().name(), object.spec());
+            }
+        }
+        List<RenderedPool> pools = new ArrayList<>();
+        int index = 0;
+        for (KubernetesObject<Map<String, Object>> object : objects) {
+            if (object.kind().equals(poolKind)) {
+                pools.add(of(object, SpecCheck.poolSetting(index++), nodeClasses));
+            }
+        }
+        return List.copyOf(pools);
+    }
+
+    private static RenderedPool of(
+            KubernetesObject<Map<String, Object>> pool, String setting, Map<String, Map<String, Object>> nodeClasses) {
+        Map<String, Object> spec = pool.spec();
+        boolean provisioner = pool.kind().equals("Provisioner");
+        Map<String, Object> template =
+                provisioner ? spec : map(map(spec.get("template")).get("spec"));
+        String requirementsAt = provisioner ? "requirements" : "template.spec.requirements";
+        List<LabelRequirement> requirements = new ArrayList<>();
+        List<Object> written = list(template.get("requirements"));
+        for (int i = 0; i < written.size(); i++) {
+            Map<String, Object> requirement = map(written.get(i));
+            Object minValues = requirement.get("minValues");
+            requirements.add(new LabelRequirement(
+                    String.valueOf(requirement.get("key")),
+                    String.valueOf(requirement.get("operator")),
+                    list(requirement.get("values")).stream()
+                            .map(String::valueOf)
+                            .toList(),
+                    minValues == null ? Optional.empty() : Optional.of(Integer.parseInt(String.valueOf(minValues))),
+                    setting + "." + requirementsAt + "[" + i + "]"));
+        }
+        Map<String, Object> labels = provisioner
+                ? map(spec.get("labels"))
+                : map(map(map(spec.get("template")).get("metadata")).get("labels"));
+        String labelsAt = provisioner ? "labels" : "template.metadata.labels";
+        labels.forEach((key, value) -> requirements.add(new LabelRequirement(
+                key, "In", List.of(String.valueOf(value)), Optional.empty(), setting + "." + labelsAt + "." + key)));
+
+        Map<String, Object> limitsWritten =
+                provisioner ? map(map(spec.get("limits")).get("resources")) : map(spec.get("limits"));
+        Map<String, BigDecimal> limits = new LinkedHashMap<>();
+        limitsWritten.forEach((resource, value) -> limits.put(resource, Quantity.parse(String.valueOf(value))));
+
+        Object weight = spec.get("weight");
+        boolean underutilized = provisioner
+                ? Boolean.TRUE.equals(map(spec.get("consolidation")).get("enabled"))
+                : String.valueOf(map(spec.get("disruption")).get("consolidationPolicy"))
+                                .startsWith("WhenEmptyOr")
+                        || "WhenUnderutilized"
+                                .equals(map(spec.get("disruption")).get("consolidationPolicy"));
+
+        Map<String, Object> nodeClassRef = map(template.get(provisioner ? "providerRef" : "nodeClassRef"));
+        String nodeClassName = String.valueOf(nodeClassRef.getOrDefault("name", "default"));
+        Map<String, Object> nodeClass = nodeClasses.getOrDefault(nodeClassName, Map.of());
+        Map<String, Object> kubelet = provisioner
+                ? map(spec.get("kubeletConfiguration"))
+                : nodeClass.containsKey("kubelet") ? map(nodeClass.get("kubelet")) : map(template.get("kubelet"));
+        return new RenderedPool(
+                pool.metadata().name(),
+                setting,
+                List.copyOf(requirements),
+                Map.copyOf(limits),
+                weight == null ? 0 : Integer.parseInt(String.valueOf(weight)),
+                underutilized,
+                capacityTypes(requirements),
+                NodeClassFacts.offer(nodeClass, kubelet),
+                nodeClassName);
+    }
+
+    /** Karpenter's reading: the requirements on the label, ANDed; none means on-demand only (its default). */
+    static Set<String> capacityTypes(List<LabelRequirement> requirements) {
+        Set<String> types = new LinkedHashSet<>(List.of("spot", "on-demand", "reserved"));
+        boolean any = false;
+        for (LabelRequirement requirement : requirements) {
+            if (requirement.key().equals(CAPACITY_TYPE)) {
+                any = true;
+                types.removeIf(type -> !requirement.admits(type));
+            }
+        }
+        return any ? types : Set.of("on-demand");
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> map(Object value) {
+        return value instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of();
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Object> list(Object value) {
+        return value instanceof List<?> list ? (List<Object>) list : List.of();
+    }
+
+    /** Whether spot is among its capacity types. */
+    public boolean allowsSpot() {
+        return capacityTypes.contains("spot");
+    }
+}
