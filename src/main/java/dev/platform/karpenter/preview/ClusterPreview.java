@@ -39,7 +39,7 @@ public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List
                     warnings.add("pools \"" + a.pool().name() + "\" and \""
                             + b.pool().name() + "\" have the same weight ("
                             + a.pool().weight() + ") and share " + shared.size()
-                            + " instance types: Karpenter picks either for a pod both accept (set spec.weight in "
+                            + " instance types: Karpenter picks either for a pod both accept (set weight in "
                             + b.pool().setting() + " to order them)");
                 }
             }

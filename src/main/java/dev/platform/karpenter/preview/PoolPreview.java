@@ -1,13 +1,16 @@
 package dev.platform.karpenter.preview;
 
 import dev.platform.karpenter.catalog.InstanceCatalogue;
+import dev.platform.karpenter.catalog.InstanceType;
 import dev.platform.karpenter.catalog.LabelRequirement;
 import dev.platform.karpenter.catalog.NodeResources;
 import dev.platform.karpenter.catalog.Selection;
 import dev.platform.karpenter.catalog.Spending;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * One pool evaluated against the catalogue: the types it can launch, what its limits allow, and what is wrong with
@@ -27,25 +30,27 @@ public record PoolPreview(
         if (selection.types().isEmpty()) {
             refusals.add(selection
                     .emptiedBy()
-                    .map(requirement -> name + " matches no instance type: " + requirement.where() + " ("
-                            + requirement.describe() + ") leaves none")
-                    .orElse(name + " matches no instance type: node class \"" + pool.nodeClassName() + "\" ("
+                    .map(requirement -> name + " matches no instance type: requirement " + requirement.describe() + " ("
+                            + requirement.where() + ") leaves none")
+                    .orElse(name + " matches no instance type: its node class \"" + pool.nodeClassName() + "\" ("
                             + pool.nodeClass().os() + ", "
-                            + String.join(
-                                    "/",
-                                    pool.nodeClass().architectures().stream()
-                                            .sorted()
-                                            .toList())
-                            + ") offers none of them"));
+                            + String.join("/", new TreeSet<>(pool.nodeClass().architectures()))
+                            + ") runs on none of the types its requirements allow"));
         }
         selection
                 .unmetMinValues()
-                .forEach((requirement, found) -> refusals.add(name + ": " + requirement.where()
-                        + " asks minValues " + requirement.minValues().get() + " for " + requirement.key()
-                        + " but the matching types have " + found));
+                .forEach((requirement, found) -> refusals.add(name + ": requirement "
+                        + requirement.describe() + " (" + requirement.where()
+                        + ") cannot be met: the matching types have "
+                        + found + " value" + (found == 1 ? "" : "s") + " of " + requirement.key()));
         if (!selection.types().isEmpty() && !pool.limits().isEmpty() && spending.fittingTypes() == 0) {
-            refusals.add(name + ": " + pool.setting() + ".limits "
-                    + pool.limits().keySet() + " are below one node of its smallest matching type");
+            InstanceType smallest = selection.types().stream()
+                    .map(Selection.Candidate::type)
+                    .min(Comparator.comparingInt(InstanceType::vcpus).thenComparingLong(InstanceType::memoryMiB))
+                    .orElseThrow();
+            refusals.add(name + ": limits " + pool.limits().keySet() + " (spec.limits) are below one node of its"
+                    + " smallest matching type, " + smallest.name() + " (" + smallest.vcpus() + " vCPU, "
+                    + smallest.memoryMiB() + " MiB): the pool could launch nothing");
         }
         if (spotToSpot
                 && pool.allowsSpot()
@@ -54,8 +59,7 @@ public record PoolPreview(
                 && selection.types().size() < SPOT_TO_SPOT_MIN_TYPES) {
             warnings.add(name + " allows spot with spot-to-spot consolidation on but matches "
                     + selection.types().size() + " instance types; consolidation replaces spot nodes only with "
-                    + SPOT_TO_SPOT_MIN_TYPES + " or more to choose from (widen " + pool.setting()
-                    + ".template.spec.requirements)");
+                    + SPOT_TO_SPOT_MIN_TYPES + " or more to choose from (widen its requirements)");
         }
         Optional<Integer> maxPods = pool.nodeClass().kubelet().maxPods();
         if (maxPods.isPresent()) {

@@ -10,6 +10,7 @@ import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
 import dev.platform.karpenter.nodepools.manifest.SpecCheck;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -87,14 +88,14 @@ public record RenderedPool(
                             .map(String::valueOf)
                             .toList(),
                     minValues == null ? Optional.empty() : Optional.of(Integer.parseInt(String.valueOf(minValues))),
-                    setting + "." + requirementsAt + "[" + i + "]"));
+                    requirementsAt + "[" + i + "]"));
         }
         Map<String, Object> labels = provisioner
                 ? map(spec.get("labels"))
                 : map(map(map(spec.get("template")).get("metadata")).get("labels"));
         String labelsAt = provisioner ? "labels" : "template.metadata.labels";
         labels.forEach((key, value) -> requirements.add(new LabelRequirement(
-                key, "In", List.of(String.valueOf(value)), Optional.empty(), setting + "." + labelsAt + "." + key)));
+                key, "In", List.of(String.valueOf(value)), Optional.empty(), labelsAt + "." + key)));
 
         Map<String, Object> limitsWritten =
                 provisioner ? map(map(spec.get("limits")).get("resources")) : map(spec.get("limits"));
@@ -119,7 +120,7 @@ public record RenderedPool(
                 pool.metadata().name(),
                 setting,
                 List.copyOf(requirements),
-                Map.copyOf(limits),
+                Collections.unmodifiableMap(limits),
                 weight == null ? 0 : Integer.parseInt(String.valueOf(weight)),
                 underutilized,
                 capacityTypes(requirements),

@@ -3,6 +3,7 @@ package dev.platform.karpenter.run;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.nodepools.manifest.SpecCheck;
+import dev.platform.karpenter.preview.PoolChecks;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -48,7 +49,10 @@ public final class Main {
                 // the staging directory they write to goes, and nothing else was touched.
                 try (Synthesis synthesis =
                         Synthesis.start(tfvarsFiles.size(), staging, settings.stateDirFromStack(), processes)) {
-                    synthesis.complete(ConfigLoader.load(tfvarsFiles, env, SpecCheck::requireValid));
+                    synthesis.complete(ConfigLoader.load(tfvarsFiles, env, config -> {
+                        SpecCheck.requireValid(config);
+                        PoolChecks.check(config, err);
+                    }));
                 }
                 OutputDirectory.Lock lock = output.lock(out);
                 try {

@@ -1,0 +1,189 @@
+package dev.platform.karpenter.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.platform.karpenter.catalog.NodeClassOffer.AmiKind;
+import dev.platform.karpenter.catalog.NodeClassOffer.Kubelet;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import java.math.BigDecimal;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Karpenter's requirement semantics on the shipped catalogue. The expected counts were found independently, by a
+ * script over upstream's instance-types.md at v1.14.1 (the catalogue's tag).
+ */
+@KernelOnlyThroughSynthesized
+class SelectionTest {
+    private static final InstanceCatalogue CATALOGUE = InstanceCatalogue.shipped();
+    private static final String G = "karpenter.k8s.aws/";
+    private static final NodeClassOffer BOTTLEROCKET =
+            new NodeClassOffer(AmiKind.BOTTLEROCKET, "linux", Set.of("amd64", "arm64"), Kubelet.DEFAULT);
+    private static final NodeClassOffer WINDOWS =
+            new NodeClassOffer(AmiKind.WINDOWS, "windows", Set.of("amd64"), Kubelet.DEFAULT);
+
+    private static LabelRequirement req(String key, String operator, String... values) {
+        return new LabelRequirement(key, operator, Arrays.asList(values), Optional.empty(), key);
+    }
+
+    private static LabelRequirement min(String key, int minValues, String operator, String... values) {
+        return new LabelRequirement(key, operator, Arrays.asList(values), Optional.of(minValues), key);
+    }
+
+    private static Selection select(NodeClassOffer nodeClass, LabelRequirement... requirements) {
+        return Selection.of(CATALOGUE, List.of(requirements), nodeClass);
+    }
+
+    @Test
+    void examplesDefaultPoolLaunches714TypesCheapestC7aMedium() {
+        Selection selection = select(
+                BOTTLEROCKET,
+                req("karpenter.sh/capacity-type", "In", "spot", "on-demand"),
+                req("kubernetes.io/arch", "In", "amd64"),
+                req("kubernetes.io/os", "In", "linux"),
+                req(G + "instance-category", "In", "c", "m", "r"),
+                req(G + "instance-generation", "Gt", "2"));
+        assertThat(selection.types()).hasSize(714);
+        assertThat(selection.cheapest(1).get(0).type().name()).isEqualTo("c7a.medium");
+        assertThat(selection.cheapest(1).get(0).usdPerHour()).contains(new BigDecimal("0.05132"));
+        assertThat(selection.ignored()).extracting(LabelRequirement::key).containsExactly("karpenter.sh/capacity-type");
+    }
+
+    @Test
+    void numericOperatorsCompareIntegers() {
+        assertThat(select(
+                                NodeClassOffer.REFERENCE,
+                                req("kubernetes.io/arch", "In", "arm64"),
+                                req(G + "instance-category", "In", "c", "m"),
+                                req(G + "instance-cpu", "Lt", "9"))
+                        .types())
+                .hasSize(80);
+        assertThat(select(
+                                NodeClassOffer.REFERENCE,
+                                req(G + "instance-family", "In", "c7a", "m7a"),
+                                req(G + "instance-size", "NotIn", "metal-48xl"),
+                                req(G + "instance-generation", "Gt", "6"))
+                        .types())
+                .hasSize(22);
+    }
+
+    @Test
+    void labelsOnlySomeTypesCarryFollowNodeAffinity() {
+        assertThat(select(NodeClassOffer.REFERENCE, req(G + "instance-gpu-count", "Exists"))
+                        .types())
+                .hasSize(65);
+        assertThat(select(NodeClassOffer.REFERENCE, req(G + "instance-gpu-count", "DoesNotExist"))
+                        .types())
+                .hasSize(1336 - 65);
+        // NotIn holds where the label is missing.
+        assertThat(select(NodeClassOffer.REFERENCE, req(G + "instance-gpu-manufacturer", "NotIn", "nvidia"))
+                        .types())
+                .hasSize(1277);
+        // Gt fails where the label is missing (and five types carry a count of 0).
+        assertThat(select(NodeClassOffer.REFERENCE, req(G + "instance-gpu-count", "Gt", "0"))
+                        .types())
+                .hasSize(60);
+    }
+
+    @Test
+    void nodeClassOffersItsOsAndArchitectures() {
+        Selection windows = select(WINDOWS, req(G + "instance-family", "In", "c7g", "c7i"));
+        assertThat(windows.names()).allMatch(name -> name.startsWith("c7i."));
+        Selection linuxOnWindows = select(WINDOWS, req("kubernetes.io/os", "In", "linux"));
+        assertThat(linuxOnWindows.types()).isEmpty();
+        assertThat(linuxOnWindows.emptiedBy()).map(LabelRequirement::key).contains("kubernetes.io/os");
+    }
+
+    @Test
+    void requirementsOnLabelsNoTypeCarriesNarrowNothingAndAreReported() {
+        Selection selection = select(
+                NodeClassOffer.REFERENCE,
+                req("topology.kubernetes.io/zone", "In", "us-west-2a"),
+                req("team.example.com/owner", "In", "payments"),
+                req(G + "instance-family", "In", "m5"));
+        assertThat(selection.names()).hasSize(9).allMatch(name -> name.startsWith("m5."));
+        assertThat(selection.ignored())
+                .extracting(LabelRequirement::key)
+                .containsExactly("topology.kubernetes.io/zone", "team.example.com/owner");
+    }
+
+    @Test
+    void minValuesCountsDistinctValuesAmongTheMatchingTypes() {
+        Selection unmet = select(
+                NodeClassOffer.REFERENCE,
+                min(G + "instance-family", 3, "In", "c7a", "m7a"),
+                req(G + "instance-cpu", "Lt", "3"));
+        assertThat(unmet.unmetMinValues()).containsValue(2);
+        Selection met = select(NodeClassOffer.REFERENCE, min(G + "instance-family", 2, "In", "c7a", "m7a"));
+        assertThat(met.unmetMinValues()).isEmpty();
+    }
+
+    @Test
+    void kubeletSettingsChangePodsAndAllocatableMemory() {
+        InstanceType m5large = CATALOGUE.types().stream()
+                .filter(type -> type.name().equals("m5.large"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(NodeResources.of(m5large, NodeClassOffer.REFERENCE)
+                        .allocatable()
+                        .get("pods"))
+                .isEqualByComparingTo("29");
+        Kubelet maxPods110 = new Kubelet(Optional.of(110), Optional.empty(), Map.of(), Map.of(), Map.of());
+        // AL2023 reserves memory for the ENI-limited pods whatever maxPods says; Bottlerocket for maxPods.
+        NodeResources al2023 =
+                NodeResources.of(m5large, new NodeClassOffer(AmiKind.AL2023, "linux", Set.of("amd64"), maxPods110));
+        NodeResources bottlerocket = NodeResources.of(
+                m5large, new NodeClassOffer(AmiKind.BOTTLEROCKET, "linux", Set.of("amd64"), maxPods110));
+        assertThat(al2023.allocatable().get("pods")).isEqualByComparingTo("110");
+        assertThat(al2023.allocatable().get("memory"))
+                .isEqualByComparingTo(m5large.allocatable().get("memory"));
+        assertThat(m5large.allocatable()
+                        .get("memory")
+                        .subtract(bottlerocket.allocatable().get("memory")))
+                .isEqualByComparingTo(BigDecimal.valueOf(11L * (110 - 29) << 20));
+        // podsPerCore: honoured on AL2023 (2 vCPUs x 4), ignored on Bottlerocket.
+        Kubelet perCore = new Kubelet(Optional.empty(), Optional.of(4), Map.of(), Map.of(), Map.of());
+        assertThat(NodeResources.of(m5large, new NodeClassOffer(AmiKind.AL2023, "linux", Set.of("amd64"), perCore))
+                        .allocatable()
+                        .get("pods"))
+                .isEqualByComparingTo("8");
+        assertThat(NodeResources.of(
+                                m5large, new NodeClassOffer(AmiKind.BOTTLEROCKET, "linux", Set.of("amd64"), perCore))
+                        .allocatable()
+                        .get("pods"))
+                .isEqualByComparingTo("29");
+        // Reservations given replace the computed ones.
+        Kubelet reserved = new Kubelet(
+                Optional.empty(),
+                Optional.empty(),
+                Map.of("memory", "1Gi", "cpu", "500m"),
+                Map.of("memory", "200Mi"),
+                Map.of("memory.available", "5%"));
+        NodeResources custom =
+                NodeResources.of(m5large, new NodeClassOffer(AmiKind.AL2023, "linux", Set.of("amd64"), reserved));
+        BigDecimal capacity = custom.capacity().get("memory");
+        assertThat(custom.allocatable().get("cpu")).isEqualByComparingTo("1.5");
+        assertThat(custom.allocatable().get("memory"))
+                .isEqualByComparingTo(capacity.subtract(BigDecimal.valueOf(1224L << 20))
+                        .subtract(
+                                capacity.multiply(new BigDecimal("0.05")).setScale(0, java.math.RoundingMode.CEILING)));
+    }
+
+    @Test
+    void limitsBoundNodesAndCost() {
+        Selection c7a = select(
+                NodeClassOffer.REFERENCE, req(G + "instance-family", "In", "c7a"), req(G + "instance-cpu", "Lt", "3"));
+        // c7a.medium (1 vCPU, $0.05132) and c7a.large (2 vCPUs, $0.10264): 4 vCPUs hold 4 mediums or 2 larges,
+        // either $0.20528 an hour, $149.85 over 730 hours.
+        Spending spending = Spending.of(c7a, Map.of("cpu", new BigDecimal(4)));
+        assertThat(spending.maxNodes()).contains(4L);
+        assertThat(spending.ceilingUsdPerMonth()).contains(new BigDecimal("149.85"));
+        assertThat(Spending.of(c7a, Map.of("cpu", new BigDecimal("0.5"))).fittingTypes())
+                .isZero();
+        assertThat(Spending.of(c7a, Map.of()).maxNodes()).isEmpty();
+    }
+}

@@ -1,0 +1,81 @@
+package dev.platform.karpenter.preview;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.platform.karpenter.config.ConfigException;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.TestConfigs;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The synth's pool checks: one line naming the pool and the requirement at fault. */
+@KernelOnlyThroughSynthesized
+class PoolChecksTest {
+    private final ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+
+    private void check(String... lines) {
+        PoolChecks.check(
+                TestConfigs.config(TestConfigs.V1, lines), new PrintStream(warnings, true, StandardCharsets.UTF_8));
+    }
+
+    private String warned() {
+        return warnings.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void refusesAPoolMatchingNoInstanceTypeNamingTheRequirement() {
+        assertThatThrownBy(() -> check("node_pools = [{ name = \"gpu\", node_requirements = [{ key ="
+                        + " \"karpenter.k8s.aws/instance-gpu-manufacturer\", operator = \"In\", values = [\"nvidia\"]"
+                        + " }] }]"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("pool \"gpu\" matches no instance type: requirement"
+                        + " karpenter.k8s.aws/instance-gpu-manufacturer In [nvidia] (template.spec.requirements[");
+    }
+
+    @Test
+    void refusesAWindowsNodeClassUnderAnArmOnlyPool() {
+        assertThatThrownBy(() -> check(
+                        "node_class_spec = { amiSelectorTerms = [{ alias = \"windows2022@latest\" }] }",
+                        "architectures = [\"arm64\"]"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(
+                        "pool \"default\" matches no instance type: requirement kubernetes.io/arch In [arm64]");
+    }
+
+    @Test
+    void refusesMinValuesTheMatchingTypesCannotMeet() {
+        assertThatThrownBy(() -> check("node_pool_spec = { template = { spec = { requirements = [{ key ="
+                        + " \"karpenter.k8s.aws/instance-family\", operator = \"In\", values = [\"c7a\", \"m7a\"],"
+                        + " minValues = 3 }] } } }"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("pool \"default\": requirement karpenter.k8s.aws/instance-family In [c7a, m7a] minValues 3"
+                        + " (template.spec.requirements[0]) cannot be met: the matching types have 2 values of"
+                        + " karpenter.k8s.aws/instance-family");
+    }
+
+    @Test
+    void refusesLimitsBelowOneNode() {
+        assertThatThrownBy(() -> check("instance_categories = [\"r\"]", "memory_limit = \"4Gi\""))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("pool \"default\": limits [cpu, memory] (spec.limits) are below one node of"
+                        + " its smallest matching type");
+    }
+
+    @Test
+    void warnsOfMaxPodsAboveTheInterfacesAndSynthGoesOn() {
+        check("node_class_spec = { kubelet = { maxPods = 110 } }");
+        assertThat(warned())
+                .startsWith("warning: demo: pool \"default\": kubelet maxPods 110 of node class \"default\" is above"
+                        + " what the network interfaces address on ")
+                .contains("unless the VPC CNI runs with prefix delegation");
+    }
+
+    @Test
+    void defaultSettingsPassSilently() {
+        check();
+        assertThat(warned()).isEmpty();
+    }
+}

@@ -1,0 +1,107 @@
+package dev.platform.karpenter.preview;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.TestConfigs;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** bin/preview's command on the example and on written configurations, as text and JSON. */
+@KernelOnlyThroughSynthesized
+class PreviewCommandTest {
+    private static final Path EXAMPLE = Path.of("terraform.tfvars.example").toAbsolutePath();
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return PreviewCommand.run(
+                dir,
+                args,
+                Map.of(),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String output() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void examplesDefaultPoolAsJson() throws IOException {
+        assertThat(run("--json", EXAMPLE.toString())).isZero();
+        JsonNode cluster = new ObjectMapper().readTree(output()).path("eks-cluster");
+        JsonNode pool = cluster.at("/pools/default");
+        assertThat(pool.path("instance_types")).hasSize(714);
+        assertThat(pool.path("count").asInt()).isEqualTo(714);
+        assertThat(pool.at("/cheapest/type").asText()).isEqualTo("c7a.medium");
+        assertThat(pool.at("/cheapest/usd_per_hour").decimalValue()).isEqualByComparingTo("0.05132");
+        assertThat(pool.path("cheapest_on_demand")).hasSize(5);
+        assertThat(pool.at("/vcpu/min").asInt()).isEqualTo(1);
+        assertThat(pool.path("max_nodes").asLong()).isPositive();
+        assertThat(pool.path("narrowing_nothing").get(0).asText()).startsWith("karpenter.sh/capacity-type In");
+        assertThat(cluster.at("/prices/region").asText()).isEqualTo("us-east-1");
+    }
+
+    @Test
+    void textNamesCountsLimitsAndWherePricesComeFrom() {
+        assertThat(run(EXAMPLE.toString())).isZero();
+        assertThat(output())
+                .contains("cluster eks-cluster (Karpenter 1.14.1)")
+                .contains("pool default: 714 instance types")
+                .contains("cheapest on-demand: c7a.medium $0.05132/h")
+                .contains("limits: cpu 1000, memory 1000Gi -> at most ")
+                .containsPattern("prices: on-demand list prices for us-east-1 generated \\d{4}-\\d\\d-\\d\\dT");
+    }
+
+    @Test
+    void poolsOfADirectoryOfClustersWithWarnings() throws IOException {
+        Files.writeString(
+                dir.resolve("a.tfvars"),
+                TestConfigs.tfvarsFor(
+                        "alpha",
+                        "us-west-2",
+                        TestConfigs.V1,
+                        "controller_values = { settings = { featureGates = { spotToSpotConsolidation = true } } }",
+                        "node_pools = [{ name = \"few\", capacity_types = [\"spot\"], node_requirements = [{ key ="
+                                + " \"karpenter.k8s.aws/instance-family\", operator = \"In\", values = [\"c7a\"] },"
+                                + " { key = \"karpenter.k8s.aws/instance-cpu\", operator = \"Lt\", values ="
+                                + " [\"9\"] }] }]"));
+        Files.writeString(dir.resolve("b.tfvars"), TestConfigs.tfvarsFor("beta", "eu-west-1", TestConfigs.V1));
+        assertThat(run("--json", dir.toString())).isZero();
+        JsonNode document = new ObjectMapper().readTree(output());
+        List<String> clusters = new ArrayList<>();
+        document.fieldNames().forEachRemaining(clusters::add);
+        assertThat(clusters).containsExactly("alpha", "beta");
+        JsonNode few = document.at("/alpha/pools/few");
+        assertThat(few.path("instance_types").toString())
+                .isEqualTo("[\"c7a.medium\",\"c7a.large\",\"c7a.xlarge\",\"c7a.2xlarge\"]");
+        assertThat(few.path("warnings").get(0).asText())
+                .contains("pool \"few\" allows spot with spot-to-spot consolidation on but matches 4 instance types");
+        assertThat(document.at("/alpha/warnings").toString())
+                .contains("pools \\\"default\\\" and \\\"few\\\" have the same weight (0) and share 4 instance types");
+    }
+
+    @Test
+    void helpAndBadArguments() {
+        assertThat(run("--help")).isZero();
+        assertThat(output()).startsWith("usage: bin/preview [--json] [TFVARS]");
+        assertThat(run("--cheap")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("preview: unknown option --cheap");
+    }
+}
