@@ -38,12 +38,54 @@ public final class InstanceCatalogue {
 
     private final Map<String, String> provenance;
     private final List<InstanceType> types;
-    private final List<String> labelKeys;
+    private final Columns columns;
 
-    private InstanceCatalogue(Map<String, String> provenance, List<InstanceType> types, List<String> labelKeys) {
+    private InstanceCatalogue(Map<String, String> provenance, List<InstanceType> types, Columns columns) {
         this.provenance = Map.copyOf(provenance);
         this.types = List.copyOf(types);
-        this.labelKeys = List.copyOf(labelKeys);
+        this.columns = columns;
+    }
+
+    /** The header: where each label, resource and network limit is in a row. */
+    static final class Columns {
+        private final Map<String, Integer> index = new HashMap<>();
+        private final Map<String, Integer> labels = new HashMap<>();
+        private final Map<String, Integer> resources = new LinkedHashMap<>();
+        private final List<String> labelKeys = new ArrayList<>();
+        private int price = -1;
+
+        Columns(String[] header) {
+            for (int i = 0; i < header.length; i++) {
+                String column = header[i];
+                index.put(column, i);
+                if (column.startsWith(PRICE_COLUMN_PREFIX)) {
+                    price = i;
+                } else if (column.startsWith(RESOURCE_COLUMN)) {
+                    resources.put(column.substring(RESOURCE_COLUMN.length()), i);
+                } else if (!column.equals(NAME_COLUMN) && !column.startsWith("vpc:")) {
+                    labels.put(column, i);
+                    labelKeys.add(column);
+                }
+            }
+            labelKeys.add(INSTANCE_TYPE_LABEL);
+            Collections.sort(labelKeys);
+        }
+
+        int index(String column) {
+            return index.getOrDefault(column, -1);
+        }
+
+        int labelIndex(String key) {
+            return labels.getOrDefault(key, -1);
+        }
+
+        Map<String, Integer> resources() {
+            return resources;
+        }
+
+        List<String> labelKeys() {
+            return labelKeys;
+        }
     }
 
     private static final class Shipped {
@@ -71,70 +113,32 @@ public final class InstanceCatalogue {
     public static InstanceCatalogue parse(InputStream gzipped) throws IOException {
         Map<String, String> provenance = new LinkedHashMap<>();
         List<InstanceType> types = new ArrayList<>();
-        List<String> labelKeys = new ArrayList<>();
+        Columns columns = null;
         try (BufferedReader reader = new BufferedReader(
                 new InputStreamReader(new GZIPInputStream(gzipped, 1 << 16), StandardCharsets.UTF_8))) {
-            String[] columns = null;
-            String priceColumn = null;
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                 if (line.startsWith("#")) {
                     int equals = line.indexOf('=');
                     if (equals > 0) {
                         provenance.put(line.substring(1, equals).strip(), line.substring(equals + 1));
                     }
-                    continue;
+                } else if (columns == null) {
+                    columns = new Columns(line.split("\t", -1));
+                } else {
+                    String[] cells = line.split("\t", -1);
+                    String price = columns.price >= 0 && columns.price < cells.length ? cells[columns.price] : "";
+                    types.add(new InstanceType(
+                            cells[0],
+                            cells,
+                            columns,
+                            price.isEmpty() ? Optional.empty() : Optional.of(new BigDecimal(price))));
                 }
-                if (columns == null) {
-                    columns = line.split("\t", -1);
-                    for (String column : columns) {
-                        if (column.startsWith(PRICE_COLUMN_PREFIX)) {
-                            priceColumn = column;
-                        } else if (!column.equals(NAME_COLUMN)
-                                && !column.startsWith(RESOURCE_COLUMN)
-                                && !column.startsWith("vpc:")) {
-                            labelKeys.add(column);
-                        }
-                    }
-                    labelKeys.add(INSTANCE_TYPE_LABEL);
-                    continue;
-                }
-                types.add(row(columns, priceColumn, line.split("\t", -1)));
             }
         }
-        Collections.sort(labelKeys);
-        return new InstanceCatalogue(provenance, types, labelKeys);
-    }
-
-    private static InstanceType row(String[] columns, String priceColumn, String[] cells) {
-        String name = null;
-        Map<String, String> labels = new HashMap<>();
-        Map<String, BigDecimal> allocatable = new HashMap<>();
-        BigDecimal price = null;
-        int interfaces = 0;
-        int ipv4 = 0;
-        for (int i = 0; i < columns.length; i++) {
-            String cell = i < cells.length ? cells[i] : "";
-            if (cell.isEmpty()) {
-                continue;
-            }
-            String column = columns[i];
-            if (column.equals(NAME_COLUMN)) {
-                name = cell;
-            } else if (column.startsWith(RESOURCE_COLUMN)) {
-                allocatable.put(column.substring(RESOURCE_COLUMN.length()), Quantity.parse(cell));
-            } else if (column.equals(priceColumn)) {
-                price = new BigDecimal(cell);
-            } else if (column.equals(VPC_INTERFACES)) {
-                interfaces = Integer.parseInt(cell);
-            } else if (column.equals(VPC_IPV4_PER_INTERFACE)) {
-                ipv4 = Integer.parseInt(cell);
-            } else if (!column.startsWith("vpc:")) {
-                labels.put(column, cell);
-            }
+        if (columns == null) {
+            throw new IllegalStateException("the instance catalogue has no header line");
         }
-        labels.put(INSTANCE_TYPE_LABEL, name);
-        return new InstanceType(
-                name, Map.copyOf(labels), Map.copyOf(allocatable), Optional.ofNullable(price), interfaces, ipv4);
+        return new InstanceCatalogue(provenance, types, columns);
     }
 
     /** Every type, in upstream's order (by family, then size). */
@@ -144,7 +148,7 @@ public final class InstanceCatalogue {
 
     /** The label keys some type carries. */
     public List<String> labelKeys() {
-        return labelKeys;
+        return columns.labelKeys();
     }
 
     /** The release tag the data comes from, e.g. "v1.14.1". */

@@ -29,10 +29,35 @@ public record Selection(
         Optional<LabelRequirement> emptiedBy,
         Map<LabelRequirement, Integer> unmetMinValues) {
 
-    /** One matching type and what a node of it offers. */
-    public record Candidate(InstanceType type, NodeResources resources) {
+    /** One matching type and what a node of it offers under the node class (worked out on first use). */
+    public static final class Candidate {
+        private final InstanceType type;
+        private final NodeClassOffer nodeClass;
+        private NodeResources resources;
+
+        Candidate(InstanceType type, NodeClassOffer nodeClass) {
+            this.type = type;
+            this.nodeClass = nodeClass;
+        }
+
+        public InstanceType type() {
+            return type;
+        }
+
+        public NodeResources resources() {
+            if (resources == null) {
+                resources = NodeResources.of(type, nodeClass);
+            }
+            return resources;
+        }
+
         public Optional<BigDecimal> usdPerHour() {
             return type.usdPerHour();
+        }
+
+        @Override
+        public String toString() {
+            return type.name();
         }
     }
 
@@ -72,17 +97,14 @@ public record Selection(
                 }
             }
         }
-        List<Candidate> candidates = left.stream()
-                .map(type -> new Candidate(type, NodeResources.of(type, nodeClass)))
-                .toList();
+        List<Candidate> candidates =
+                left.stream().map(type -> new Candidate(type, nodeClass)).toList();
         return new Selection(candidates, List.copyOf(ignored), emptiedBy, unmet);
     }
 
     /** The type's label as nodes of this node class carry it: the os label is the node class's. */
     private static String label(InstanceType type, String key, NodeClassOffer nodeClass) {
-        return key.equals(InstanceType.OS_LABEL)
-                ? nodeClass.os()
-                : type.labels().get(key);
+        return key.equals(InstanceType.OS_LABEL) ? nodeClass.os() : type.label(key);
     }
 
     /** The names of the matching types. */

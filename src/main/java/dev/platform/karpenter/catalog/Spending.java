@@ -115,4 +115,9 @@ public record Spending(Optional<Long> maxNodes, Optional<BigDecimal> ceilingUsdP
     static boolean fits(Selection.Candidate candidate, Map<String, BigDecimal> limits, long nodes) {
         return count(candidate, limits) >= nodes;
     }
+
+    /** Whether one node of some matching type fits within {@code limits}; stops at the first that does. */
+    public static boolean anyFits(Selection selection, Map<String, BigDecimal> limits) {
+        return selection.types().stream().anyMatch(candidate -> fits(candidate, limits, 1));
+    }
 }

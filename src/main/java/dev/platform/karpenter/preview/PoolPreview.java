@@ -16,14 +16,12 @@ import java.util.TreeSet;
  * One pool evaluated against the catalogue: the types it can launch, what its limits allow, and what is wrong with
  * it: refusals (the synth stops) and warnings.
  */
-public record PoolPreview(
-        RenderedPool pool, Selection selection, Spending spending, List<String> refusals, List<String> warnings) {
+public record PoolPreview(RenderedPool pool, Selection selection, List<String> refusals, List<String> warnings) {
     /** Spot-to-spot consolidation needs this many types to choose from (upstream's documented floor). */
     static final int SPOT_TO_SPOT_MIN_TYPES = 15;
 
     static PoolPreview of(InstanceCatalogue catalogue, RenderedPool pool, boolean spotToSpot) {
         Selection selection = Selection.of(catalogue, pool.requirements(), pool.nodeClass());
-        Spending spending = Spending.of(selection, pool.limits());
         List<String> refusals = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         String name = "pool \"" + pool.name() + "\"";
@@ -43,7 +41,7 @@ public record PoolPreview(
                         + requirement.describe() + " (" + requirement.where()
                         + ") cannot be met: the matching types have "
                         + found + " value" + (found == 1 ? "" : "s") + " of " + requirement.key()));
-        if (!selection.types().isEmpty() && !pool.limits().isEmpty() && spending.fittingTypes() == 0) {
+        if (!selection.types().isEmpty() && !pool.limits().isEmpty() && !Spending.anyFits(selection, pool.limits())) {
             InstanceType smallest = selection.types().stream()
                     .map(Selection.Candidate::type)
                     .min(Comparator.comparingInt(InstanceType::vcpus).thenComparingLong(InstanceType::memoryMiB))
@@ -79,7 +77,7 @@ public record PoolPreview(
                         + "); pods beyond that stay Pending unless the VPC CNI runs with prefix delegation");
             }
         }
-        return new PoolPreview(pool, selection, spending, List.copyOf(refusals), List.copyOf(warnings));
+        return new PoolPreview(pool, selection, List.copyOf(refusals), List.copyOf(warnings));
     }
 
     /** The requirements that narrow nothing here, as "key operator [values]". */

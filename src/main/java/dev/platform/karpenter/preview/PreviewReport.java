@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.platform.karpenter.catalog.InstanceCatalogue;
 import dev.platform.karpenter.catalog.Selection.Candidate;
+import dev.platform.karpenter.catalog.Spending;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -75,9 +76,9 @@ public final class PreviewReport {
                 "cheapest_on_demand",
                 cheapest.stream().map(PreviewReport::price).toList());
         pool.put("limits", preview.pool().limits());
-        pool.put("max_nodes", preview.spending().maxNodes().orElse(null));
-        pool.put(
-                "ceiling_usd_per_month", preview.spending().ceilingUsdPerMonth().orElse(null));
+        Spending spending = Spending.of(preview.selection(), preview.pool().limits());
+        pool.put("max_nodes", spending.maxNodes().orElse(null));
+        pool.put("ceiling_usd_per_month", spending.ceilingUsdPerMonth().orElse(null));
         pool.put("narrowing_nothing", preview.ignoredRequirements());
         pool.put("warnings", preview.warnings());
         pool.put("refusals", preview.refusals());
@@ -176,8 +177,9 @@ public final class PreviewReport {
         String written = preview.pool().limits().entrySet().stream()
                 .map(limit -> limit.getKey() + " " + quantity(limit.getKey(), limit.getValue()))
                 .collect(Collectors.joining(", "));
-        Optional<Long> nodes = preview.spending().maxNodes();
-        Optional<BigDecimal> ceiling = preview.spending().ceilingUsdPerMonth();
+        Spending spending = Spending.of(preview.selection(), preview.pool().limits());
+        Optional<Long> nodes = spending.maxNodes();
+        Optional<BigDecimal> ceiling = spending.ceilingUsdPerMonth();
         return written + " -> at most " + nodes.map(String::valueOf).orElse("unbounded") + " nodes, ceiling "
                 + ceiling.map(c -> "$" + c.setScale(0, RoundingMode.HALF_UP).toPlainString() + "/month")
                         .orElse("unbounded")
