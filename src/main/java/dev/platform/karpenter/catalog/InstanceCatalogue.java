@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -39,6 +40,8 @@ public final class InstanceCatalogue {
     private final Map<String, String> provenance;
     private final List<InstanceType> types;
     private final Columns columns;
+    /** Pools often repeat across clusters (a fleet's files share them): each distinct one is matched once. */
+    private final Map<List<Object>, Selection> selections = new ConcurrentHashMap<>();
 
     private InstanceCatalogue(Map<String, String> provenance, List<InstanceType> types, Columns columns) {
         this.provenance = Map.copyOf(provenance);
@@ -139,6 +142,12 @@ public final class InstanceCatalogue {
             throw new IllegalStateException("the instance catalogue has no header line");
         }
         return new InstanceCatalogue(provenance, types, columns);
+    }
+
+    /** {@link Selection#of} on this catalogue, remembered for the same requirements and node class. */
+    public Selection select(List<LabelRequirement> requirements, NodeClassOffer nodeClass) {
+        return selections.computeIfAbsent(
+                List.of(requirements, nodeClass), key -> Selection.of(this, requirements, nodeClass));
     }
 
     /** Every type, in upstream's order (by family, then size). */

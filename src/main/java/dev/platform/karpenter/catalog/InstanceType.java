@@ -28,6 +28,8 @@ public final class InstanceType {
     private final long memoryMiB;
     private final int interfaces;
     private final int ipv4PerInterface;
+    /** Parsed on first use. */
+    private Map<String, BigDecimal> allocatable;
 
     InstanceType(String name, String[] cells, InstanceCatalogue.Columns columns, Optional<BigDecimal> usdPerHour) {
         this.name = name;
@@ -72,14 +74,20 @@ public final class InstanceType {
 
     /** Resource name to allocatable quantity in base units (cores, bytes, pods, devices), as upstream documents. */
     public Map<String, BigDecimal> allocatable() {
-        Map<String, BigDecimal> allocatable = new HashMap<>();
-        columns.resources().forEach((resource, index) -> {
-            String cell = cell(index);
-            if (cell != null) {
-                allocatable.put(resource, Quantity.parse(cell));
-            }
-        });
-        return allocatable;
+        Map<String, BigDecimal> parsed = allocatable;
+        if (parsed == null) {
+            Map<String, BigDecimal> resources = new HashMap<>();
+            columns.resources().forEach((resource, index) -> {
+                String cell = cell(index);
+                if (cell != null) {
+                    resources.put(resource, Quantity.parse(cell));
+                }
+            });
+            // Immutable, so a race between threads only parses twice.
+            parsed = Map.copyOf(resources);
+            allocatable = parsed;
+        }
+        return parsed;
     }
 
     /** The on-demand list price; empty where upstream lists none for the price region. */

@@ -21,7 +21,7 @@ public record PoolPreview(RenderedPool pool, Selection selection, List<String> r
     static final int SPOT_TO_SPOT_MIN_TYPES = 15;
 
     static PoolPreview of(InstanceCatalogue catalogue, RenderedPool pool, boolean spotToSpot) {
-        Selection selection = Selection.of(catalogue, pool.requirements(), pool.nodeClass());
+        Selection selection = catalogue.select(pool.requirements(), pool.nodeClass());
         List<String> refusals = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         String name = "pool \"" + pool.name() + "\"";

@@ -8,18 +8,13 @@ import dev.platform.karpenter.catalog.Selection.Candidate;
 import dev.platform.karpenter.catalog.Spending;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.TreeSet;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /** The preview as text (per cluster and pool) and as JSON ({@code {"<cluster>": {"pools": {"<pool>": ...}}}}). */
 public final class PreviewReport {
-    static final int CHEAPEST = 5;
     private static final BigDecimal GIB = BigDecimal.valueOf(1L << 30);
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -34,11 +29,12 @@ public final class PreviewReport {
 
     /** The JSON document for {@code clusters}. */
     public static String json(List<ClusterPreview> clusters, InstanceCatalogue catalogue) {
+        PoolFigures.Cache figures = new PoolFigures.Cache();
         Map<String, Object> document = new LinkedHashMap<>();
         for (ClusterPreview cluster : clusters) {
             Map<String, Object> pools = new LinkedHashMap<>();
             for (PoolPreview pool : cluster.pools()) {
-                pools.put(pool.pool().name(), pool(pool));
+                pools.put(pool.pool().name(), pool(pool, figures.of(pool)));
             }
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("pools", pools);
@@ -59,26 +55,24 @@ public final class PreviewReport {
         }
     }
 
-    private static Map<String, Object> pool(PoolPreview preview) {
+    private static Map<String, Object> pool(PoolPreview preview, PoolFigures figures) {
         Map<String, Object> pool = new LinkedHashMap<>();
-        List<Candidate> types = preview.selection().types();
         pool.put("instance_types", preview.selection().names());
-        List<Candidate> cheapest = preview.selection().cheapest(CHEAPEST);
-        pool.put("cheapest", cheapest.isEmpty() ? null : price(cheapest.get(0)));
-        pool.put("count", types.size());
-        pool.put("families", families(types));
-        pool.put("vcpu", range(types, c -> BigDecimal.valueOf(c.type().vcpus())));
         pool.put(
-                "memory_gib",
-                range(types, c -> BigDecimal.valueOf(c.type().memoryMiB()).divide(BigDecimal.valueOf(1024))));
-        pool.put("pods", range(types, c -> c.resources().allocatable().get("pods")));
+                "cheapest",
+                figures.cheapest().isEmpty() ? null : price(figures.cheapest().get(0)));
+        pool.put("count", preview.selection().types().size());
+        pool.put("families", figures.families());
+        pool.put("vcpu", figures.vcpu().map(PoolFigures.Range::asMap).orElse(null));
+        pool.put("memory_gib", figures.memoryGib().map(PoolFigures.Range::asMap).orElse(null));
+        pool.put("pods", figures.pods().map(PoolFigures.Range::asMap).orElse(null));
         pool.put(
                 "cheapest_on_demand",
-                cheapest.stream().map(PreviewReport::price).toList());
+                figures.cheapest().stream().map(PreviewReport::price).toList());
         pool.put("limits", preview.pool().limits());
-        Spending spending = Spending.of(preview.selection(), preview.pool().limits());
-        pool.put("max_nodes", spending.maxNodes().orElse(null));
-        pool.put("ceiling_usd_per_month", spending.ceilingUsdPerMonth().orElse(null));
+        pool.put("max_nodes", figures.spending().maxNodes().orElse(null));
+        pool.put(
+                "ceiling_usd_per_month", figures.spending().ceilingUsdPerMonth().orElse(null));
         pool.put("narrowing_nothing", preview.ignoredRequirements());
         pool.put("warnings", preview.warnings());
         pool.put("refusals", preview.refusals());
@@ -92,72 +86,42 @@ public final class PreviewReport {
         return price;
     }
 
-    private static List<String> families(List<Candidate> types) {
-        return List.copyOf(types.stream().map(c -> c.type().family()).collect(Collectors.toCollection(TreeSet::new)));
-    }
-
-    private static Map<String, BigDecimal> range(List<Candidate> types, Function<Candidate, BigDecimal> value) {
-        if (types.isEmpty()) {
-            return null;
-        }
-        List<BigDecimal> values = types.stream().map(value).sorted().toList();
-        Map<String, BigDecimal> range = new LinkedHashMap<>();
-        range.put("min", values.get(0).stripTrailingZeros());
-        range.put("max", values.get(values.size() - 1).stripTrailingZeros());
-        return range;
-    }
-
     /** The text report. */
     public static String text(List<ClusterPreview> clusters, InstanceCatalogue catalogue) {
+        PoolFigures.Cache cache = new PoolFigures.Cache();
         StringBuilder out = new StringBuilder();
         for (ClusterPreview cluster : clusters) {
-            out.append("cluster ")
-                    .append(cluster.config().clusterName())
-                    .append(" (Karpenter ")
-                    .append(cluster.config().release())
-                    .append(")\n");
+            out.append("cluster ").append(cluster.config().clusterName());
+            out.append(" (Karpenter ").append(cluster.config().release()).append(")\n");
             for (PoolPreview preview : cluster.pools()) {
-                List<Candidate> types = preview.selection().types();
-                List<String> families = families(types);
-                out.append("  pool ")
-                        .append(preview.pool().name())
-                        .append(": ")
-                        .append(types.size())
-                        .append(" instance types");
-                if (!types.isEmpty()) {
-                    out.append(", ")
-                            .append(families.size())
-                            .append(" families (")
-                            .append(abbreviate(families, 12))
-                            .append(")\n");
-                    out.append("    vCPU ")
-                            .append(span(range(
-                                    types, c -> BigDecimal.valueOf(c.type().vcpus()))))
-                            .append(", memory ")
-                            .append(span(range(
-                                    types,
-                                    c -> BigDecimal.valueOf(c.type().memoryMiB())
-                                            .divide(BigDecimal.valueOf(1024), 3, RoundingMode.HALF_UP))))
-                            .append(" GiB, pods ")
-                            .append(span(range(
-                                    types, c -> c.resources().allocatable().get("pods"))))
+                PoolFigures figures = cache.of(preview);
+                int count = preview.selection().types().size();
+                out.append("  pool ").append(preview.pool().name()).append(": ").append(count);
+                out.append(" instance types");
+                if (count > 0) {
+                    out.append(", ").append(figures.families().size()).append(" families (");
+                    out.append(abbreviate(figures.families(), 12)).append(")\n");
+                    out.append("    vCPU ").append(figures.vcpu().orElseThrow());
+                    out.append(", memory ").append(figures.memoryGib().orElseThrow());
+                    out.append(" GiB, pods ")
+                            .append(figures.pods().orElseThrow())
                             .append('\n');
-                    List<String> cheapest = new ArrayList<>();
-                    for (Candidate candidate : preview.selection().cheapest(CHEAPEST)) {
-                        cheapest.add(candidate.type().name() + " $"
-                                + candidate.usdPerHour().get().toPlainString() + "/h");
-                    }
-                    out.append("    cheapest on-demand: ")
-                            .append(cheapest.isEmpty() ? "none priced" : String.join(", ", cheapest))
+                    List<String> cheapest = figures.cheapest().stream()
+                            .map(c -> c.type().name() + " $"
+                                    + c.usdPerHour().orElseThrow().toPlainString() + "/h")
+                            .toList();
+                    out.append("    cheapest on-demand: ");
+                    out.append(cheapest.isEmpty() ? "none priced" : String.join(", ", cheapest))
                             .append('\n');
                 } else {
                     out.append('\n');
                 }
-                out.append("    limits: ").append(limits(preview)).append('\n');
+                out.append("    limits: ")
+                        .append(limits(preview, figures.spending()))
+                        .append('\n');
                 if (!preview.ignoredRequirements().isEmpty()) {
-                    out.append("    narrow nothing here (not labels of instance types): ")
-                            .append(String.join("; ", preview.ignoredRequirements()))
-                            .append('\n');
+                    out.append("    narrow nothing here (not labels of instance types): ");
+                    out.append(String.join("; ", preview.ignoredRequirements())).append('\n');
                 }
                 preview.refusals()
                         .forEach(
@@ -170,34 +134,25 @@ public final class PreviewReport {
         return out.toString();
     }
 
-    private static String limits(PoolPreview preview) {
+    private static String limits(PoolPreview preview, Spending spending) {
         if (preview.pool().limits().isEmpty()) {
             return "none: no bound on nodes or cost";
         }
         String written = preview.pool().limits().entrySet().stream()
                 .map(limit -> limit.getKey() + " " + quantity(limit.getKey(), limit.getValue()))
                 .collect(Collectors.joining(", "));
-        Spending spending = Spending.of(preview.selection(), preview.pool().limits());
-        Optional<Long> nodes = spending.maxNodes();
-        Optional<BigDecimal> ceiling = spending.ceilingUsdPerMonth();
-        return written + " -> at most " + nodes.map(String::valueOf).orElse("unbounded") + " nodes, ceiling "
-                + ceiling.map(c -> "$" + c.setScale(0, RoundingMode.HALF_UP).toPlainString() + "/month")
+        return written + " -> at most "
+                + spending.maxNodes().map(String::valueOf).orElse("unbounded")
+                + " nodes, ceiling "
+                + spending.ceilingUsdPerMonth()
+                        .map(c -> "$" + c.setScale(0, RoundingMode.HALF_UP).toPlainString() + "/month")
                         .orElse("unbounded")
                 + " at on-demand list prices";
     }
 
     private static String quantity(String resource, BigDecimal value) {
-        return resource.equals("memory")
-                ? value.divide(GIB, 2, RoundingMode.HALF_UP)
-                                .stripTrailingZeros()
-                                .toPlainString() + "Gi"
-                : value.stripTrailingZeros().toPlainString();
-    }
-
-    private static String span(Map<String, BigDecimal> range) {
-        String min = range.get("min").stripTrailingZeros().toPlainString();
-        String max = range.get("max").stripTrailingZeros().toPlainString();
-        return min.equals(max) ? min : min + "-" + max;
+        BigDecimal shown = resource.equals("memory") ? value.divide(GIB, 2, RoundingMode.HALF_UP) : value;
+        return shown.stripTrailingZeros().toPlainString() + (resource.equals("memory") ? "Gi" : "");
     }
 
     private static String abbreviate(List<String> items, int shown) {
