@@ -6,14 +6,12 @@ import java.util.Optional;
 
 /**
  * One node selector requirement of a pool, as Karpenter reads it: a label key, an operator (In, NotIn, Exists,
- * DoesNotExist, Gt, Lt), its values and an optional minValues.
+ * DoesNotExist, Gt, Lt, and from 1.14 Gte, Lte), its values and an optional minValues.
  *
  * @param where its place in the pool's object, for messages: "spec.template.spec.requirements[4]"
  */
 public record LabelRequirement(
         String key, String operator, List<String> values, Optional<Integer> minValues, String where) {
-
-    public static final List<String> OPERATORS = List.of("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt");
 
     public LabelRequirement {
         values = List.copyOf(values);
@@ -21,8 +19,8 @@ public record LabelRequirement(
 
     /**
      * Whether a node whose label {@code key} has {@code value} (null: the node does not carry it) satisfies this,
-     * with Kubernetes' node affinity semantics: NotIn and DoesNotExist hold on a node without the label, Gt and Lt
-     * compare integers and fail on anything else.
+     * with Kubernetes' node affinity semantics: NotIn and DoesNotExist hold on a node without the label, Gt, Gte, Lt
+     * and Lte compare integers and fail on anything else.
      */
     public boolean admits(String value) {
         return switch (operator) {
@@ -31,7 +29,9 @@ public record LabelRequirement(
             case "Exists" -> value != null;
             case "DoesNotExist" -> value == null;
             case "Gt" -> compare(value) > 0;
+            case "Gte" -> compare(value) >= 0;
             case "Lt" -> compare(value) < 0 && compare(value) != Integer.MIN_VALUE;
+            case "Lte" -> compare(value) <= 0 && compare(value) != Integer.MIN_VALUE;
             default -> false;
         };
     }

@@ -69,6 +69,16 @@ class SelectionTest {
                                 req(G + "instance-generation", "Gt", "6"))
                         .types())
                 .hasSize(22);
+        // 1.14's Gte and Lte include the bound.
+        assertThat(select(
+                                NodeClassOffer.REFERENCE,
+                                req("kubernetes.io/arch", "In", "arm64"),
+                                req(G + "instance-category", "In", "c", "m"),
+                                req(G + "instance-cpu", "Lte", "8"))
+                        .types())
+                .hasSize(80);
+        assertThat(select(NodeClassOffer.REFERENCE, req(G + "instance-gpu-count", "Gte", "0")).types())
+                .hasSize(65);
     }
 
     @Test
