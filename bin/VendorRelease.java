@@ -38,8 +38,9 @@ import java.util.zip.GZIPOutputStream;
  * serves every minor.
  */
 public final class VendorRelease {
-    /** The kinds the app renders and validates; the chart also installs NodeClaim, Machine, NodeOverlay... */
-    private static final Set<String> KINDS = Set.of("Provisioner", "AWSNodeTemplate", "NodePool", "EC2NodeClass");
+    /** The kinds the app renders and validates; the chart also installs NodeClaim, Machine, CapacityBuffer... */
+    private static final Set<String> KINDS =
+            Set.of("Provisioner", "AWSNodeTemplate", "NodePool", "EC2NodeClass", "NodeOverlay");
 
     private static final Pattern TAG = Pattern.compile("v?(\\d+)\\.(\\d+)\\.(\\d+)");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());

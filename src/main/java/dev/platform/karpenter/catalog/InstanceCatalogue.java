@@ -144,10 +144,11 @@ public final class InstanceCatalogue {
         return new InstanceCatalogue(provenance, types, columns);
     }
 
-    /** {@link Selection#of} on this catalogue, remembered for the same requirements and node class. */
-    public Selection select(List<LabelRequirement> requirements, NodeClassOffer nodeClass) {
+    /** {@link Selection#of} on this catalogue, remembered for the same requirements, node class and overlays. */
+    public Selection select(List<LabelRequirement> requirements, NodeClassOffer nodeClass, List<NodeOverlay> overlays) {
         return selections.computeIfAbsent(
-                List.of(requirements, nodeClass), key -> Selection.of(this, requirements, nodeClass));
+                List.of(requirements, nodeClass, overlays),
+                key -> Selection.of(this, requirements, nodeClass, overlays));
     }
 
     /** Every type, in upstream's order (by family, then size). */

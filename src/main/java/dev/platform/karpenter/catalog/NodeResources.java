@@ -55,6 +55,20 @@ public record NodeResources(Map<String, BigDecimal> capacity, Map<String, BigDec
         return new NodeResources(Map.copyOf(capacity), Map.copyOf(allocatable));
     }
 
+    /** These resources with {@code added} extended resources (node overlays' capacity) in capacity and allocatable. */
+    NodeResources plus(Map<String, BigDecimal> added) {
+        if (added.isEmpty()) {
+            return this;
+        }
+        Map<String, BigDecimal> moreCapacity = new HashMap<>(capacity);
+        Map<String, BigDecimal> moreAllocatable = new HashMap<>(allocatable);
+        added.forEach((resource, quantity) -> {
+            moreCapacity.merge(resource, quantity, BigDecimal::add);
+            moreAllocatable.merge(resource, quantity, BigDecimal::add);
+        });
+        return new NodeResources(Map.copyOf(moreCapacity), Map.copyOf(moreAllocatable));
+    }
+
     /**
      * Pods the VPC CNI can address without prefix delegation: interfaces of the default card times their IPv4
      * addresses less the interface's own, plus 2 for host-network pods (EKS's eni-max-pods rule).

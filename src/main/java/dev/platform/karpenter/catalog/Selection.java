@@ -33,26 +33,35 @@ public record Selection(
     public static final class Candidate {
         private final InstanceType type;
         private final NodeClassOffer nodeClass;
+        private final NodeOverlay.Applied overlays;
         private NodeResources resources;
 
-        Candidate(InstanceType type, NodeClassOffer nodeClass) {
+        Candidate(InstanceType type, NodeClassOffer nodeClass, NodeOverlay.Applied overlays) {
             this.type = type;
             this.nodeClass = nodeClass;
+            this.overlays = overlays;
+        }
+
+        /** The node overlays that apply to its on-demand offering, by precedence. */
+        public List<String> overlays() {
+            return overlays.overlays();
         }
 
         public InstanceType type() {
             return type;
         }
 
+        /** What a node offers, with the extended resources node overlays add. */
         public NodeResources resources() {
             if (resources == null) {
-                resources = NodeResources.of(type, nodeClass);
+                resources = NodeResources.of(type, nodeClass).plus(overlays.addedCapacity());
             }
             return resources;
         }
 
+        /** The on-demand price: the list price, or what the node overlays make of it. */
         public Optional<BigDecimal> usdPerHour() {
-            return type.usdPerHour();
+            return overlays.usdPerHour();
         }
 
         @Override
@@ -64,6 +73,15 @@ public record Selection(
     /** Matches {@code requirements} and {@code nodeClass} against {@code catalogue}. */
     public static Selection of(
             InstanceCatalogue catalogue, List<LabelRequirement> requirements, NodeClassOffer nodeClass) {
+        return of(catalogue, requirements, nodeClass, List.of());
+    }
+
+    /** The same, with the prices and capacities {@code overlays} give the matching types. */
+    public static Selection of(
+            InstanceCatalogue catalogue,
+            List<LabelRequirement> requirements,
+            NodeClassOffer nodeClass,
+            List<NodeOverlay> overlays) {
         Set<String> carried = new HashSet<>(catalogue.labelKeys());
         List<LabelRequirement> applied = new ArrayList<>();
         List<LabelRequirement> ignored = new ArrayList<>();
@@ -97,8 +115,9 @@ public record Selection(
                 }
             }
         }
-        List<Candidate> candidates =
-                left.stream().map(type -> new Candidate(type, nodeClass)).toList();
+        List<Candidate> candidates = left.stream()
+                .map(type -> new Candidate(type, nodeClass, NodeOverlay.apply(overlays, type, carried)))
+                .toList();
         return new Selection(candidates, List.copyOf(ignored), emptiedBy, unmet);
     }
 

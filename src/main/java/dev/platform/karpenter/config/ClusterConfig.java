@@ -120,6 +120,15 @@ public record ClusterConfig(
                 && !HelmValueKeys.RESERVED_CAPACITY_GATE.isSetIn(controller.chartValues());
     }
 
+    /**
+     * Whether the controller's values turn on the NodeOverlay feature gate: node_overlays are declared (which the
+     * release must serve) and controller_values does not set the gate (the user's word stands).
+     */
+    public boolean turnsOnNodeOverlay() {
+        return !poolsAndClasses.nodeOverlays().isEmpty()
+                && !HelmValueKeys.NODE_OVERLAY_GATE.isSetIn(controller.chartValues());
+    }
+
     /** Names of the AWS resources made for this cluster, derived in one place. */
     public ResourceNames names() {
         return new ResourceNames(this);

@@ -28,9 +28,18 @@ import java.util.regex.Pattern;
  * @param pools              the pool "default" (top-level settings) first, then node_pools in their order
  * @param nodeClasses        the node class "default" (top-level settings) first, then node_classes in their order
  * @param uninstallHookImage uninstall_hook_image (SettingsCatalogue)
+ * @param nodeOverlays       node_overlays, in their order (Karpenter 1.7 on)
  */
 public record PoolsAndNodeClasses(
-        List<PoolSettings> pools, List<NodeClassSettings> nodeClasses, String uninstallHookImage) {
+        List<PoolSettings> pools,
+        List<NodeClassSettings> nodeClasses,
+        String uninstallHookImage,
+        List<NodeOverlaySettings> nodeOverlays) {
+
+    public PoolsAndNodeClasses(
+            List<PoolSettings> pools, List<NodeClassSettings> nodeClasses, String uninstallHookImage) {
+        this(pools, nodeClasses, uninstallHookImage, List.of());
+    }
 
     /**
      * The Kubernetes project's kubectl image (no shell; maintained on registry.k8s.io), pinned by the digest the
@@ -130,7 +139,10 @@ public record PoolsAndNodeClasses(
             }
         }
         return new PoolsAndNodeClasses(
-                List.copyOf(pools), List.copyOf(nodeClasses), hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE));
+                List.copyOf(pools),
+                List.copyOf(nodeClasses),
+                hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE),
+                NodeOverlaySettings.from(settings, apis));
     }
 
     /**

@@ -606,6 +606,27 @@ public final class SettingsCatalogue {
                             + " ami_family and ami_version (default: those of \"default\"), then its spec; nothing of"
                             + " node_class_spec.");
 
+    public static final Setting<List<Map<String, Object>>> NODE_OVERLAYS = NODE_POOLS_SECTION
+            .objects("node_overlays")
+            .byDefault(List.of())
+            .example("""
+                    [
+                      {
+                        name = "savings-plan"
+                        spec = {
+                          requirements    = [{ key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["m7i"] }]
+                          priceAdjustment = "-28%"
+                        }
+                      }
+                    ]""")
+            .releases(ReleaseSpan.where(apis -> apis.release().hasNodeOverlays(), "NodeOverlay"))
+            .describe(
+                    "NodeOverlays: prices and extended resources Karpenter assumes for the instance types they select",
+                    "Each entry has a name, a spec (upstream NodeOverlay karpenter.sh/v1alpha1 spec fields: weight,"
+                            + " requirements, price or priceAdjustment, capacity) and optionally metadata (labels,"
+                            + " annotations); checked against the release's CRD. Turns on the nodeOverlay feature gate"
+                            + " unless controller_values sets it. bin/preview prices with them (highest weight wins).");
+
     // --- Tags ------------------------------------------------------------------------------------------------
     public static final Section TAGS_SECTION = section("Tags", "", "");
 

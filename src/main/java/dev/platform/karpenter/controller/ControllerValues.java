@@ -41,6 +41,7 @@ import java.util.Optional;
  * @param poolLabels             the pool label of every generation whose pools are declared, which the controller's
  *                               required node terms exclude
  * @param reservedCapacity       whether to turn on the ReservedCapacity feature gate (ClusterConfig says when)
+ * @param nodeOverlay            whether to turn on the NodeOverlay feature gate (ClusterConfig says when)
  */
 public record ControllerValues(
         HelmValueKeys keys,
@@ -56,7 +57,8 @@ public record ControllerValues(
         Map<String, Object> affinity,
         Map<String, Object> overrides,
         List<String> poolLabels,
-        boolean reservedCapacity) {
+        boolean reservedCapacity,
+        boolean nodeOverlay) {
 
     public static final String ROLE_ARN_ANNOTATION = HelmValueKeys.ROLE_ARN_ANNOTATION;
     public static final String STS_REGIONAL_ENDPOINTS_ANNOTATION = "eks.amazonaws.com/sts-regional-endpoints";
@@ -98,7 +100,8 @@ public record ControllerValues(
                         .map(ApiGeneration::poolLabel)
                         .distinct()
                         .toList(),
-                config.turnsOnReservedCapacity());
+                config.turnsOnReservedCapacity(),
+                config.turnsOnNodeOverlay());
     }
 
     /**
@@ -175,6 +178,9 @@ public record ControllerValues(
         }
         if (reservedCapacity) {
             put(root, HelmValueKeys.RESERVED_CAPACITY_GATE, true);
+        }
+        if (nodeOverlay) {
+            put(root, HelmValueKeys.NODE_OVERLAY_GATE, true);
         }
         merge(root, overrides);
         String affinityKey = HelmValueKeys.AFFINITY.segments().get(0);

@@ -1,6 +1,7 @@
 package dev.platform.karpenter.preview;
 
 import dev.platform.karpenter.catalog.InstanceCatalogue;
+import dev.platform.karpenter.catalog.NodeOverlay;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.versions.ValuePath;
 import java.util.ArrayList;
@@ -20,9 +21,10 @@ public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List
 
     public static ClusterPreview of(ClusterConfig config, InstanceCatalogue catalogue) {
         boolean spotToSpot = isTrue(config.controller().chartValues(), SPOT_TO_SPOT_GATE.segments());
+        List<NodeOverlay> overlays = RenderedPool.overlays(config);
         List<PoolPreview> pools = new ArrayList<>();
         for (RenderedPool pool : RenderedPool.of(config)) {
-            pools.add(PoolPreview.of(catalogue, pool, spotToSpot));
+            pools.add(PoolPreview.of(catalogue, pool, overlays, spotToSpot));
         }
         List<String> warnings = new ArrayList<>();
         pools.forEach(pool -> warnings.addAll(pool.warnings()));

@@ -3,6 +3,7 @@ package dev.platform.karpenter.preview;
 import dev.platform.karpenter.catalog.InstanceCatalogue;
 import dev.platform.karpenter.catalog.InstanceType;
 import dev.platform.karpenter.catalog.LabelRequirement;
+import dev.platform.karpenter.catalog.NodeOverlay;
 import dev.platform.karpenter.catalog.NodeResources;
 import dev.platform.karpenter.catalog.Selection;
 import dev.platform.karpenter.catalog.Spending;
@@ -20,8 +21,9 @@ public record PoolPreview(RenderedPool pool, Selection selection, List<String> r
     /** Spot-to-spot consolidation needs this many types to choose from (upstream's documented floor). */
     static final int SPOT_TO_SPOT_MIN_TYPES = 15;
 
-    static PoolPreview of(InstanceCatalogue catalogue, RenderedPool pool, boolean spotToSpot) {
-        Selection selection = catalogue.select(pool.requirements(), pool.nodeClass());
+    static PoolPreview of(
+            InstanceCatalogue catalogue, RenderedPool pool, List<NodeOverlay> overlays, boolean spotToSpot) {
+        Selection selection = catalogue.select(pool.requirements(), pool.nodeClass(), overlays);
         List<String> refusals = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         String name = "pool \"" + pool.name() + "\"";

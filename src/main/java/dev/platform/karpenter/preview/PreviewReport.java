@@ -83,6 +83,9 @@ public final class PreviewReport {
         Map<String, Object> price = new LinkedHashMap<>();
         price.put("type", candidate.type().name());
         price.put("usd_per_hour", candidate.usdPerHour().orElseThrow());
+        if (!candidate.overlays().isEmpty()) {
+            price.put("node_overlays", candidate.overlays());
+        }
         return price;
     }
 

@@ -2,6 +2,7 @@ package dev.platform.karpenter.preview;
 
 import dev.platform.karpenter.catalog.LabelRequirement;
 import dev.platform.karpenter.catalog.NodeClassOffer;
+import dev.platform.karpenter.catalog.NodeOverlay;
 import dev.platform.karpenter.catalog.Quantity;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.nodepools.manifest.GenerationManifests;
@@ -48,14 +49,12 @@ public record RenderedPool(
 
     /** The cluster's pools, in the settings' order. */
     public static List<RenderedPool> of(ClusterConfig config) {
-        List<GenerationManifests> generations =
-                NodePoolManifests.forApis(config.apis()).generations();
-        GenerationManifests newest = generations.get(generations.size() - 1);
+        GenerationManifests newest = newest(config);
         List<KubernetesObject<Map<String, Object>>> objects = newest.render(config.poolsAndClasses(), ROLE);
         String poolKind = newest.poolType().kind();
         Map<String, Map<String, Object>> nodeClasses = new LinkedHashMap<>();
         for (KubernetesObject<Map<String, Object>> object : objects) {
-            if (!object.kind().equals(poolKind)) {
+            if (object.kind().equals(newest.nodeClassType().kind())) {
                 nodeClasses.put(object.metadata().name(), object.spec());
             }
         }
@@ -126,6 +125,51 @@ public record RenderedPool(
                 capacityTypes(requirements),
                 NodeClassFacts.offer(nodeClass, kubelet),
                 nodeClassName);
+    }
+
+    private static GenerationManifests newest(ClusterConfig config) {
+        List<GenerationManifests> generations =
+                NodePoolManifests.forApis(config.apis()).generations();
+        return generations.get(generations.size() - 1);
+    }
+
+    /** The cluster's NodeOverlays, as the evaluation applies them. */
+    static List<NodeOverlay> overlays(ClusterConfig config) {
+        List<NodeOverlay> overlays = new ArrayList<>();
+        for (KubernetesObject<Map<String, Object>> object : newest(config).render(config.poolsAndClasses(), ROLE)) {
+            if (!object.kind().equals(GenerationManifests.NODE_OVERLAY.kind())) {
+                continue;
+            }
+            Map<String, Object> spec = object.spec();
+            Map<String, String> capacity = new LinkedHashMap<>();
+            map(spec.get("capacity")).forEach((resource, quantity) -> capacity.put(resource, String.valueOf(quantity)));
+            Object weight = spec.get("weight");
+            overlays.add(new NodeOverlay(
+                    object.metadata().name(),
+                    weight == null ? 0 : Integer.parseInt(String.valueOf(weight)),
+                    requirements(list(spec.get("requirements")), "spec.requirements"),
+                    Optional.ofNullable(spec.get("price")).map(String::valueOf),
+                    Optional.ofNullable(spec.get("priceAdjustment")).map(String::valueOf),
+                    Map.copyOf(capacity)));
+        }
+        return List.copyOf(overlays);
+    }
+
+    private static List<LabelRequirement> requirements(List<Object> written, String at) {
+        List<LabelRequirement> requirements = new ArrayList<>();
+        for (int i = 0; i < written.size(); i++) {
+            Map<String, Object> requirement = map(written.get(i));
+            Object minValues = requirement.get("minValues");
+            requirements.add(new LabelRequirement(
+                    String.valueOf(requirement.get("key")),
+                    String.valueOf(requirement.get("operator")),
+                    list(requirement.get("values")).stream()
+                            .map(String::valueOf)
+                            .toList(),
+                    minValues == null ? Optional.empty() : Optional.of(Integer.parseInt(String.valueOf(minValues))),
+                    at + "[" + i + "]"));
+        }
+        return requirements;
     }
 
     /** Karpenter's reading: the requirements on the label, ANDed; none means on-demand only (its default). */

@@ -7,6 +7,7 @@ import static dev.platform.karpenter.versions.KarpenterMinor.Feature.CHART_VERSI
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.CONVERSION_WEBHOOKS;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.ECR_PULL_ONLY;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.INSTANCE_PROFILES_FROM_ROLE;
+import static dev.platform.karpenter.versions.KarpenterMinor.Feature.NODE_OVERLAYS;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.POD_IDENTITY;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.RESERVED_CAPACITY_BY_DEFAULT;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.RUNS_BESIDE_AUTO_MODE;
@@ -43,7 +44,7 @@ public enum KarpenterMinor {
     V1_4(   1,    4,    4,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
     V1_5(   1,    5,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
     V1_6(   1,    6,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              RESERVED_CAPACITY_BY_DEFAULT),
-    V1_7(   1,    7,    6,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
+    V1_7(   1,    7,    6,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              NODE_OVERLAYS),
     V1_8(   1,    8,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
     V1_9(   1,    9,    2,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
     V1_10(  1,    10,   2,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              CAPACITY_RESERVATION_INTERRUPTIONS),
@@ -91,7 +92,13 @@ public enum KarpenterMinor {
         /** The ReservedCapacity feature gate is beta and on by default (alpha and off from 1.3 to 1.5). */
         RESERVED_CAPACITY_BY_DEFAULT(false),
         /** Interruption handling of EC2 capacity reservation interruption warnings. */
-        CAPACITY_RESERVATION_INTERRUPTIONS(false);
+        CAPACITY_RESERVATION_INTERRUPTIONS(false),
+        /**
+         * NodeOverlay (karpenter.sh/v1alpha1): prices and extended resources Karpenter assumes for the instance
+         * types an overlay's requirements select, behind the NodeOverlay feature gate (chart value
+         * settings.featureGates.nodeOverlay, alpha and off by default).
+         */
+        NODE_OVERLAYS(false);
 
         private final boolean thisMinorOnly;
 

@@ -77,7 +77,8 @@ class SelectionTest {
                                 req(G + "instance-cpu", "Lte", "8"))
                         .types())
                 .hasSize(80);
-        assertThat(select(NodeClassOffer.REFERENCE, req(G + "instance-gpu-count", "Gte", "0")).types())
+        assertThat(select(NodeClassOffer.REFERENCE, req(G + "instance-gpu-count", "Gte", "0"))
+                        .types())
                 .hasSize(65);
     }
 
@@ -195,5 +196,64 @@ class SelectionTest {
         assertThat(Spending.of(c7a, Map.of("cpu", new BigDecimal("0.5"))).fittingTypes())
                 .isZero();
         assertThat(Spending.of(c7a, Map.of()).maxNodes()).isEmpty();
+    }
+
+    private static NodeOverlay overlay(
+            String name,
+            int weight,
+            String price,
+            String adjustment,
+            Map<String, String> capacity,
+            LabelRequirement... requirements) {
+        return new NodeOverlay(
+                name,
+                weight,
+                List.of(requirements),
+                Optional.ofNullable(price),
+                Optional.ofNullable(adjustment),
+                capacity);
+    }
+
+    /** Upstream's conflict example: the higher weight's adjustment wins, capacities of both add up. */
+    @Test
+    void nodeOverlaysPriceAndAddCapacityHighestWeightFirst() {
+        LabelRequirement medium = req("node.kubernetes.io/instance-type", "In", "c7a.medium");
+        List<NodeOverlay> overlays = List.of(
+                overlay("overlay-a", 5, null, "-10%", Map.of("hugepages-2Mi", "50Mi"), medium),
+                overlay("overlay-b", 10, null, "-20%", Map.of("custom-device/gpu", "1"), medium),
+                overlay(
+                        "spot-only",
+                        50,
+                        "0.001",
+                        null,
+                        Map.of(),
+                        medium,
+                        req("karpenter.sh/capacity-type", "In", "spot")));
+        Selection selection = Selection.of(
+                CATALOGUE, List.of(req(G + "instance-family", "In", "c7a")), NodeClassOffer.REFERENCE, overlays);
+        Selection.Candidate c7aMedium = selection.cheapest(1).get(0);
+        assertThat(c7aMedium.type().name()).isEqualTo("c7a.medium");
+        // $0.05132 less 20%; the spot-only overlay prices spot offerings, not the on-demand one.
+        assertThat(c7aMedium.usdPerHour()).contains(new BigDecimal("0.041056"));
+        assertThat(c7aMedium.overlays()).containsExactly("overlay-b", "overlay-a");
+        assertThat(c7aMedium.resources().capacity())
+                .containsEntry("custom-device/gpu", BigDecimal.ONE)
+                .containsEntry("hugepages-2Mi", BigDecimal.valueOf(50L << 20));
+        // An absolute price and an absolute adjustment.
+        Selection priced = Selection.of(
+                CATALOGUE,
+                List.of(req(G + "instance-family", "In", "c7a")),
+                NodeClassOffer.REFERENCE,
+                List.of(
+                        overlay("flat", 1, "0.01", null, Map.of(), req(G + "instance-size", "In", "large")),
+                        overlay("minus", 0, null, "-0.1", Map.of(), req(G + "instance-size", "In", "xlarge"))));
+        assertThat(priced.cheapest(2)).extracting(c -> c.type().name()).containsExactly("c7a.large", "c7a.medium");
+        assertThat(priced.cheapest(1).get(0).usdPerHour()).contains(new BigDecimal("0.01"));
+        assertThat(priced.types().stream()
+                        .filter(c -> c.type().name().equals("c7a.xlarge"))
+                        .findFirst()
+                        .orElseThrow()
+                        .usdPerHour())
+                .contains(new BigDecimal("0.10528"));
     }
 }

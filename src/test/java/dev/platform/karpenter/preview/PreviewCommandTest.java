@@ -98,6 +98,21 @@ class PreviewCommandTest {
     }
 
     @Test
+    void nodeOverlaysPriceTheTypesTheySelect() throws IOException {
+        Files.writeString(
+                dir.resolve("overlaid.tfvars"),
+                Files.readString(EXAMPLE)
+                        + "node_overlays = [{ name = \"savings-plan\", spec = { requirements = [{ key ="
+                        + " \"karpenter.k8s.aws/instance-family\", operator = \"In\", values = [\"c7a\"] }],"
+                        + " priceAdjustment = \"-50%\" } }]\n");
+        assertThat(run("--json", dir.resolve("overlaid.tfvars").toString())).isZero();
+        JsonNode cheapest = new ObjectMapper().readTree(output()).at("/eks-cluster/pools/default/cheapest");
+        assertThat(cheapest.path("type").asText()).isEqualTo("c7a.medium");
+        assertThat(cheapest.path("usd_per_hour").decimalValue()).isEqualByComparingTo("0.02566");
+        assertThat(cheapest.path("node_overlays").get(0).asText()).isEqualTo("savings-plan");
+    }
+
+    @Test
     void helpAndBadArguments() {
         assertThat(run("--help")).isZero();
         assertThat(output()).startsWith("usage: bin/preview [--json] [TFVARS]");

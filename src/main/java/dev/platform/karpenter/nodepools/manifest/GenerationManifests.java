@@ -1,6 +1,7 @@
 package dev.platform.karpenter.nodepools.manifest;
 
 import dev.platform.karpenter.config.NodeClassSettings;
+import dev.platform.karpenter.config.NodeOverlaySettings;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
 import dev.platform.karpenter.versions.ApiGeneration;
@@ -81,6 +82,24 @@ public abstract sealed class GenerationManifests implements NodePoolManifests
                 SpecMerge.over(ManifestYaml.tree(nodeClassSpec(nodeClass, nodeRoleName)), nodeClass.spec()));
     }
 
+    /** The kind of node_overlays entries (Karpenter 1.7 on, where only v1 pools are rendered). */
+    public static final KubernetesObject.Type NODE_OVERLAY =
+            new KubernetesObject.Type("karpenter.sh", "v1alpha1", "NodeOverlay");
+
+    /** A node_overlays entry as its object: the spec as written. */
+    static KubernetesObject<Map<String, Object>> nodeOverlay(NodeOverlaySettings overlay) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> labels = (Map<String, Object>) overlay.metadata().getOrDefault("labels", Map.of());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> annotations =
+                (Map<String, Object>) overlay.metadata().getOrDefault("annotations", Map.of());
+        return new KubernetesObject<>(
+                NODE_OVERLAY.apiVersion(),
+                NODE_OVERLAY.kind(),
+                new KubernetesObject.ObjectMeta(overlay.name(), null, labels, annotations),
+                SpecMerge.over(Map.of(), overlay.spec()));
+    }
+
     @Override
     public List<GenerationManifests> generations() {
         return List.of(this);
@@ -94,6 +113,9 @@ public abstract sealed class GenerationManifests implements NodePoolManifests
         }
         for (NodeClassSettings nodeClass : settings.nodeClasses()) {
             objects.add(nodeClass(nodeClass, nodeRoleName));
+        }
+        for (NodeOverlaySettings overlay : settings.nodeOverlays()) {
+            objects.add(nodeOverlay(overlay));
         }
         return List.copyOf(objects);
     }

@@ -10,7 +10,12 @@ import java.util.Map;
 public record KubernetesObject<S>(String apiVersion, String kind, ObjectMeta metadata, S spec) {
 
     /** Unset and empty fields are left out of the YAML. */
-    public record ObjectMeta(String name, String namespace, Map<String, String> annotations) {
+    public record ObjectMeta(
+            String name, String namespace, Map<String, Object> labels, Map<String, ? extends Object> annotations) {
+        public ObjectMeta(String name, String namespace, Map<String, String> annotations) {
+            this(name, namespace, Map.of(), annotations);
+        }
+
         public static ObjectMeta named(String name) {
             return new ObjectMeta(name, null, Map.of());
         }

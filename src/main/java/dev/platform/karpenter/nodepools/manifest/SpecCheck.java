@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.NodeClassSettings;
+import dev.platform.karpenter.config.NodeOverlaySettings;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
 import dev.platform.karpenter.schema.ReleaseSchemas;
@@ -36,7 +37,8 @@ public final class SpecCheck {
         boolean anySpec =
                 settings.pools().stream().anyMatch(pool -> !pool.spec().isEmpty())
                         || settings.nodeClasses().stream()
-                                .anyMatch(nodeClass -> !nodeClass.spec().isEmpty());
+                                .anyMatch(nodeClass -> !nodeClass.spec().isEmpty())
+                        || !settings.nodeOverlays().isEmpty();
         if (!anySpec) {
             return;
         }
@@ -72,6 +74,15 @@ public final class SpecCheck {
                             kindSuffix);
                 }
             }
+        }
+        List<NodeOverlaySettings> overlays = settings.nodeOverlays();
+        for (int i = 0; i < overlays.size(); i++) {
+            requireAccepted(
+                    schemas,
+                    GenerationManifests.nodeOverlay(overlays.get(i)),
+                    "node_overlays[" + i + "].spec",
+                    config,
+                    "");
         }
     }
 

@@ -1,0 +1,98 @@
+package dev.platform.karpenter.catalog;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A NodeOverlay as the evaluation uses it (upstream docs, concepts/nodeoverlays): the instance types its
+ * requirements select get its price (absolute) or priceAdjustment ("+10%", "-0.50") and its capacity (extended
+ * resources, added). Where several select a type, the highest weight wins each field, equal weights go by name;
+ * capacities of different overlays add up, resource by resource.
+ *
+ * @param capacity resource name to quantity, as written
+ */
+public record NodeOverlay(
+        String name,
+        int weight,
+        List<LabelRequirement> requirements,
+        Optional<String> price,
+        Optional<String> priceAdjustment,
+        Map<String, String> capacity) {
+
+    /** Karpenter's order of precedence: higher weight first, then by name. */
+    static final Comparator<NodeOverlay> PRECEDENCE =
+            Comparator.comparingInt(NodeOverlay::weight).reversed().thenComparing(NodeOverlay::name);
+
+    private static final String CAPACITY_TYPE = "karpenter.sh/capacity-type";
+    private static final String ON_DEMAND = "on-demand";
+
+    /**
+     * Whether it selects the on-demand offerings of {@code type} (the prices the preview shows): every requirement
+     * on a label of the type holds; one on the capacity type must admit on-demand; others (zone...) narrow nothing.
+     */
+    boolean selectsOnDemand(InstanceType type, Set<String> carried) {
+        for (LabelRequirement requirement : requirements) {
+            if (requirement.key().equals(CAPACITY_TYPE)) {
+                if (!requirement.admits(ON_DEMAND)) {
+                    return false;
+                }
+            } else if (carried.contains(requirement.key()) && !requirement.admits(type.label(requirement.key()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** What the overlays that select a type make of its price and capacity. */
+    public record Applied(
+            Optional<BigDecimal> usdPerHour, Map<String, BigDecimal> addedCapacity, List<String> overlays) {}
+
+    /** Applies {@code overlays} (in any order) to {@code type}'s on-demand offering. */
+    static Applied apply(List<NodeOverlay> overlays, InstanceType type, Set<String> carried) {
+        List<NodeOverlay> selecting = overlays.stream()
+                .filter(overlay -> overlay.selectsOnDemand(type, carried))
+                .sorted(PRECEDENCE)
+                .toList();
+        Optional<BigDecimal> price = type.usdPerHour();
+        Optional<NodeOverlay> pricing = selecting.stream()
+                .filter(overlay ->
+                        overlay.price().isPresent() || overlay.priceAdjustment().isPresent())
+                .findFirst();
+        if (pricing.isPresent()) {
+            price = pricing.get().priced(price);
+        }
+        Map<String, BigDecimal> capacity = new HashMap<>();
+        // Lowest precedence first, so a higher one replaces the same resource.
+        for (int i = selecting.size() - 1; i >= 0; i--) {
+            selecting
+                    .get(i)
+                    .capacity()
+                    .forEach((resource, quantity) -> capacity.put(resource, Quantity.parse(quantity)));
+        }
+        return new Applied(
+                price,
+                Map.copyOf(capacity),
+                selecting.stream().map(NodeOverlay::name).toList());
+    }
+
+    /** The price after this overlay: its price, or the list price adjusted (never below zero). */
+    Optional<BigDecimal> priced(Optional<BigDecimal> listPrice) {
+        if (price.isPresent()) {
+            return Optional.of(new BigDecimal(price.get()));
+        }
+        String adjustment = priceAdjustment.orElseThrow();
+        return listPrice.map(base -> {
+            BigDecimal adjusted = adjustment.endsWith("%")
+                    ? base.add(base.multiply(new BigDecimal(adjustment.substring(0, adjustment.length() - 1)))
+                            .divide(BigDecimal.valueOf(100), MathContext.DECIMAL64))
+                    : base.add(new BigDecimal(adjustment));
+            return adjusted.max(BigDecimal.ZERO).stripTrailingZeros();
+        });
+    }
+}
