@@ -112,10 +112,45 @@ class PreviewCommandTest {
         assertThat(cheapest.path("node_overlays").get(0).asText()).isEqualTo("savings-plan");
     }
 
+    /** The pull request's report: this branch's pools, and what changed against the base branch's preview. */
+    @Test
+    void markdownWithTheChangeAgainstTheBase() throws IOException {
+        Path base = dir.resolve("base.tfvars");
+        Files.writeString(
+                base,
+                Files.readString(EXAMPLE) + "node_pools = [{ name = \"retired\", instance_categories = [\"x\"] }]\n");
+        assertThat(run("--json", base.toString())).isZero();
+        Path baseJson = dir.resolve("base.json");
+        Files.writeString(baseJson, output());
+        out.reset();
+        Path head = dir.resolve("head.tfvars");
+        Files.writeString(
+                head,
+                Files.readString(EXAMPLE)
+                                .replace(
+                                        "instance_categories = [\"c\", \"m\", \"r\"]",
+                                        "instance_categories = [\"c\", \"m\", \"r\", \"t\"]")
+                        + "node_pools = [{ name = \"burst\", instance_categories = [\"t\"] }]\n");
+        assertThat(run("--markdown", "--base", baseJson.toString(), "--cluster", "eks-cluster", head.toString()))
+                .isZero();
+        String markdown = output();
+        assertThat(markdown)
+                .contains("### Node pools of eks-cluster: what they can launch (bin/preview)")
+                .containsPattern("\\| default \\| \\d+ \\| \\d+ \\| 1-384 \\|")
+                .contains("#### Against the base branch")
+                .containsPattern("\\| default \\| 714 → \\d+ \\| \\d+: t3\\.nano, ")
+                .contains("| burst | new: ")
+                .containsPattern("\\| retired \\| \\d+ → removed \\| - \\| all \\|")
+                .contains("warning: pools \"default\" and \"burst\" have the same weight (0)")
+                .contains("<sub>on-demand list prices for us-east-1");
+        assertThat(markdown.length()).isLessThan(PreviewMarkdown.MAX_LENGTH);
+        assertThat(run("--markdown", "--cluster", "nope", head.toString())).isEqualTo(2);
+    }
+
     @Test
     void helpAndBadArguments() {
         assertThat(run("--help")).isZero();
-        assertThat(output()).startsWith("usage: bin/preview [--json] [TFVARS]");
+        assertThat(output()).startsWith("usage: bin/preview [--json | --markdown [--base BASE_JSON]]");
         assertThat(run("--cheap")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("preview: unknown option --cheap");
     }
