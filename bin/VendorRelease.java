@@ -61,7 +61,7 @@ public final class VendorRelease {
                 .max(Comparator.comparing(VendorRelease::tagOrder))
                 .orElseThrow();
         if (tagOrder(newest).compareTo(newestVendored(releases)) >= 0) {
-            writeCatalogue(repo, releases.toAbsolutePath().getParent().getParent().resolve("catalog"), newest);
+            writeCatalogue(repo, releases.toAbsolutePath().getParent().resolve("catalog"), newest);
         }
     }
 

@@ -24,7 +24,7 @@ import java.util.zip.GZIPInputStream;
  */
 public final class InstanceCatalogue {
     /** On the class path. */
-    public static final String RESOURCE = "/dev/platform/karpenter/catalog/instance-types.tsv.gz";
+    public static final String RESOURCE = "/dev/platform/karpenter/versions/catalog/instance-types.tsv.gz";
 
     static final String NAME_COLUMN = "name";
     static final String INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type";
@@ -161,7 +161,7 @@ public final class InstanceCatalogue {
         return columns.labelKeys();
     }
 
-    /** The release tag the data comes from, e.g. "v1.14.1". */
+    /** The release tag the data comes from ("vMAJOR.MINOR.PATCH"). */
     public String tag() {
         return provenance.getOrDefault("tag", "");
     }

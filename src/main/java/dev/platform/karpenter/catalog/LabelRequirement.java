@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * One node selector requirement of a pool, as Karpenter reads it: a label key, an operator (In, NotIn, Exists,
- * DoesNotExist, Gt, Lt, and from 1.14 Gte, Lte), its values and an optional minValues.
+ * DoesNotExist, Gt, Lt, and in newer releases Gte, Lte), its values and an optional minValues.
  *
  * @param where its place in the pool's object, for messages: "spec.template.spec.requirements[4]"
  */

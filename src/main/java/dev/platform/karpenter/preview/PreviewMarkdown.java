@@ -14,7 +14,7 @@ import java.util.Set;
  * The preview as Markdown for a pull request's per-cluster report: a table of the pools, the warnings, and, given
  * the base branch's preview (its --json), the types each pool gains or loses and its ceiling cost before and after.
  */
-final class PreviewMarkdown {
+public final class PreviewMarkdown {
     /** Type names listed per change before "and N more". */
     static final int NAMES_SHOWN = 15;
     /** What bin/plan-stacks may add to a plan report (stacks.PlanReport leaves this room below GitHub's limit). */
@@ -22,7 +22,7 @@ final class PreviewMarkdown {
 
     private PreviewMarkdown() {}
 
-    static String of(List<ClusterPreview> clusters, InstanceCatalogue catalogue, Optional<JsonNode> base) {
+    public static String of(List<ClusterPreview> clusters, InstanceCatalogue catalogue, Optional<JsonNode> base) {
         PoolFigures.Cache cache = new PoolFigures.Cache();
         StringBuilder out = new StringBuilder();
         for (ClusterPreview cluster : clusters) {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 @KernelOnlyThroughSynthesized
 class InstanceCatalogueTest {
     private static final CatalogueSource.Provenance PROVENANCE =
-            new CatalogueSource.Provenance("v1.14.1", "bde00654cd316fddb3dccfba3f5ac07039865429", "2026-08-20");
+            new CatalogueSource.Provenance("v0.0.0-fixture", "0123456789abcdef0123456789abcdef01234567", "2026-08-20");
 
     private static Map<String, String> fixture() throws IOException {
         Map<String, String> files = new LinkedHashMap<>();
@@ -44,7 +44,8 @@ class InstanceCatalogueTest {
         assertThat(catalogue.types())
                 .extracting(InstanceType::name)
                 .containsExactly("a1.medium", "c7a.medium", "p5.48xlarge");
-        assertThat(catalogue.tag()).isEqualTo("v1.14.1");
+        assertThat(catalogue.tag()).isEqualTo("v0.0.0-fixture");
+        assertThat(catalogue.commit()).isEqualTo("0123456789abcdef0123456789abcdef01234567");
         assertThat(catalogue.pricesGenerated()).isEqualTo("2026-07-06T14:20:29Z");
         assertThat(catalogue.pricesRegion()).isEqualTo("us-east-1");
         assertThat(catalogue.provenance()).containsEntry("vpc_limits_generated", "2026-05-18T17:08:55Z");

@@ -1,17 +1,27 @@
 package dev.platform.karpenter.docs;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.catalog.InstanceCatalogue;
+import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.config.SettingsDocs;
+import dev.platform.karpenter.config.TfvarsFile;
+import dev.platform.karpenter.preview.ClusterPreview;
+import dev.platform.karpenter.preview.PreviewMarkdown;
+import dev.platform.karpenter.preview.PreviewReport;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.KubernetesSupport;
 import dev.platform.karpenter.versions.KubernetesSupport.Row;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
@@ -53,7 +63,37 @@ public final class ReferenceDocs {
         pages.put(Path.of("docs/reference/versions.md"), versions());
         pages.put(Path.of("docs/reference/stacks.md"), stacks(reference));
         pages.put(Path.of("docs/reference/outputs.md"), outputs(reference));
+        pages.put(Path.of("docs/reference/preview.md"), preview());
         return pages;
+    }
+
+    /**
+     * The example's pools as bin/preview prints them, and the pull-request report of a change that widens its
+     * default pool to the t category (bin/plan-stacks' addition, against the example as the base branch).
+     */
+    static String preview() {
+        try {
+            String example = Files.readString(Path.of("terraform.tfvars.example"));
+            String widened = example.replace(
+                    "instance_categories = [\"c\", \"m\", \"r\"]",
+                    "instance_categories = [\"c\", \"m\", \"r\", \"t\"]");
+            InstanceCatalogue catalogue = InstanceCatalogue.shipped();
+            List<ClusterPreview> base =
+                    List.of(ClusterPreview.of(ConfigLoader.fromVariables(TfvarsFile.parse(example)), catalogue));
+            List<ClusterPreview> head =
+                    List.of(ClusterPreview.of(ConfigLoader.fromVariables(TfvarsFile.parse(widened)), catalogue));
+            JsonNode baseJson = Json.parse(PreviewReport.json(base, catalogue));
+            return "# Preview\n\n" + GENERATED
+                    + "What `bin/preview` prints for `terraform.tfvars.example` (the newest release, "
+                    + KarpenterRelease.newest().chartVersion() + "; the instance catalogue of upstream's "
+                    + catalogue.tag() + "). How it is worked out: [Previewing node pools](../guides/preview.md).\n\n"
+                    + "```\n" + PreviewReport.text(base, catalogue) + "```\n\n"
+                    + "A pull request that widens the default pool to the `t` category (`instance_categories = [\"c\","
+                    + " \"m\", \"r\", \"t\"]`): what `bin/plan-stacks` appends to the cluster's plan comment.\n\n"
+                    + "````markdown" + PreviewMarkdown.of(head, catalogue, Optional.of(baseJson)) + "````\n";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static String settings() {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
+import dev.platform.karpenter.versions.KarpenterRelease;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -62,7 +63,7 @@ class PreviewCommandTest {
     void textNamesCountsLimitsAndWherePricesComeFrom() {
         assertThat(run(EXAMPLE.toString())).isZero();
         assertThat(output())
-                .contains("cluster eks-cluster (Karpenter 1.14.1)")
+                .contains("cluster eks-cluster (Karpenter " + KarpenterRelease.newest() + ")")
                 .contains("pool default: 714 instance types")
                 .contains("cheapest on-demand: c7a.medium $0.05132/h")
                 .contains("limits: cpu 1000, memory 1000Gi -> at most ")
