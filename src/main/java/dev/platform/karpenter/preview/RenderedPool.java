@@ -75,20 +75,7 @@ public record RenderedPool(
         Map<String, Object> template =
                 provisioner ? spec : map(map(spec.get("template")).get("spec"));
         String requirementsAt = provisioner ? "requirements" : "template.spec.requirements";
-        List<LabelRequirement> requirements = new ArrayList<>();
-        List<Object> written = list(template.get("requirements"));
-        for (int i = 0; i < written.size(); i++) {
-            Map<String, Object> requirement = map(written.get(i));
-            Object minValues = requirement.get("minValues");
-            requirements.add(new LabelRequirement(
-                    String.valueOf(requirement.get("key")),
-                    String.valueOf(requirement.get("operator")),
-                    list(requirement.get("values")).stream()
-                            .map(String::valueOf)
-                            .toList(),
-                    minValues == null ? Optional.empty() : Optional.of(Integer.parseInt(String.valueOf(minValues))),
-                    requirementsAt + "[" + i + "]"));
-        }
+        List<LabelRequirement> requirements = requirements(list(template.get("requirements")), requirementsAt);
         Map<String, Object> labels = provisioner
                 ? map(spec.get("labels"))
                 : map(map(map(spec.get("template")).get("metadata")).get("labels"));

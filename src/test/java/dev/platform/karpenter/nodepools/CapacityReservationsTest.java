@@ -61,7 +61,16 @@ public class CapacityReservationsTest {
     }
 
     private static List<JsonNode> objects(ClusterConfig config) {
-        JsonNode release = onlyResource(APP.stack(config.stackName(NodePoolsStack.CONCERN)), "helm_release");
+        return poolObjects(APP, config);
+    }
+
+    private static JsonNode controllerValues(ClusterConfig config) {
+        return controllerValues(APP, config);
+    }
+
+    /** The objects the nodepools stack's Helm release applies, references resolved. */
+    static List<JsonNode> poolObjects(Synthesized app, ClusterConfig config) {
+        JsonNode release = onlyResource(app.stack(config.stackName(NodePoolsStack.CONCERN)), "helm_release");
         List<JsonNode> manifests = new ArrayList<>();
         yamlDocuments(resolved(release.path("values").get(0).asText()))
                 .get(0)
@@ -70,8 +79,9 @@ public class CapacityReservationsTest {
         return manifests;
     }
 
-    private static JsonNode controllerValues(ClusterConfig config) {
-        JsonNode releases = resources(APP.stack(config.stackName(ControllerStack.CONCERN)), "helm_release");
+    /** The values of the controller's Helm release, references resolved. */
+    static JsonNode controllerValues(Synthesized app, ClusterConfig config) {
+        JsonNode releases = resources(app.stack(config.stackName(ControllerStack.CONCERN)), "helm_release");
         List<JsonNode> controller = new ArrayList<>();
         releases.forEach(release -> {
             if (release.path("chart").asText().equals("karpenter")) {

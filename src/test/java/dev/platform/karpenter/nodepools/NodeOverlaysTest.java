@@ -1,23 +1,17 @@
 package dev.platform.karpenter.nodepools;
 
-import static dev.platform.karpenter.testing.Json.yamlDocuments;
-import static dev.platform.karpenter.testing.Synthesized.onlyResource;
-import static dev.platform.karpenter.testing.Synthesized.resources;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
-import dev.platform.karpenter.controller.ControllerStack;
 import dev.platform.karpenter.nodepools.manifest.SpecCheck;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
-import dev.platform.karpenter.testing.kubernetes.TerraformReferences;
 import dev.platform.karpenter.versions.KarpenterMinor;
 import dev.platform.karpenter.versions.KarpenterRelease;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -54,31 +48,11 @@ class NodeOverlaysTest {
     }
 
     private static List<JsonNode> poolObjects(ClusterConfig config) {
-        JsonNode release = onlyResource(APP.stack(config.stackName(NodePoolsStack.CONCERN)), "helm_release");
-        List<JsonNode> manifests = new ArrayList<>();
-        yamlDocuments(resolved(release.path("values").get(0).asText()))
-                .get(0)
-                .path("manifests")
-                .forEach(manifests::add);
-        return manifests;
+        return CapacityReservationsTest.poolObjects(APP, config);
     }
 
     private static JsonNode controllerGates(ClusterConfig config) {
-        JsonNode releases = resources(APP.stack(config.stackName(ControllerStack.CONCERN)), "helm_release");
-        List<JsonNode> values = new ArrayList<>();
-        releases.forEach(release -> {
-            if (release.path("chart").asText().equals("karpenter")) {
-                values.add(yamlDocuments(resolved(release.path("values").get(0).asText()))
-                        .get(0));
-            }
-        });
-        assertThat(values).hasSize(1);
-        return values.get(0).at("/settings/featureGates");
-    }
-
-    /** Values with their Terraform references resolved, as Helm gets them. */
-    private static String resolved(String values) {
-        return TerraformReferences.replace(values, expression -> "resolved");
+        return CapacityReservationsTest.controllerValues(APP, config).at("/settings/featureGates");
     }
 
     @Test

@@ -67,7 +67,12 @@ class CrdSchemasTest {
 
     @Test
     void servesTheKindsOfItsReleaseOnly() {
-        assertThat(V1.servedKinds()).containsExactly("karpenter.k8s.aws/v1 EC2NodeClass", "karpenter.sh/v1 NodePool");
+        // NodeOverlay from 1.7 on (node_overlays).
+        assertThat(V1.servedKinds())
+                .containsExactly(
+                        "karpenter.k8s.aws/v1 EC2NodeClass",
+                        "karpenter.sh/v1 NodePool",
+                        "karpenter.sh/v1alpha1 NodeOverlay");
         assertThat(V1ALPHA5.servedKinds())
                 .containsExactly("karpenter.k8s.aws/v1alpha1 AWSNodeTemplate", "karpenter.sh/v1alpha5 Provisioner");
         ObjectNode beta = (ObjectNode) yaml(NODE_POOL);
@@ -76,7 +81,8 @@ class CrdSchemasTest {
                 .containsExactly(new Violation(
                         "",
                         "no matches for kind \"NodePool\" in version \"karpenter.sh/v1beta1\" (served:"
-                                + " karpenter.k8s.aws/v1 EC2NodeClass, karpenter.sh/v1 NodePool)"));
+                                + " karpenter.k8s.aws/v1 EC2NodeClass, karpenter.sh/v1 NodePool,"
+                                + " karpenter.sh/v1alpha1 NodeOverlay)"));
     }
 
     @Test
