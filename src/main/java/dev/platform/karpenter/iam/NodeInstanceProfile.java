@@ -15,9 +15,12 @@ public class NodeInstanceProfile extends Construct {
                 this,
                 "profile",
                 IamInstanceProfileConfig.builder()
-                        .name(config.names().instanceProfile())
+                        .name(config.adoption()
+                                .instanceProfile()
+                                .orElse(config.names().instanceProfile()))
                         .role(nodeRole.name())
                         .build());
+        config.adoption().instanceProfile().ifPresent(profile::importFrom);
     }
 
     public String name() {

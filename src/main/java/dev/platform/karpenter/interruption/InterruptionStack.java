@@ -25,8 +25,17 @@ public class InterruptionStack extends TerraformStack {
         ClusterGuards.guardedCluster(this, config);
         queue = new InterruptionQueue(this, "interruption_queue", config);
         for (Event event : InterruptionEvents.handledBy(config.release())) {
-            new InterruptionRule(
-                    this, event.ruleSuffix(), config.names().eventRule(event.ruleSuffix()), event, queue.arn());
+            // An adopted rule keeps its name (a name_prefix one included), so no second set forwards each event.
+            String adopted = config.adoption().eventRules().get(event.ruleSuffix());
+            InterruptionRule rule = new InterruptionRule(
+                    this,
+                    event.ruleSuffix(),
+                    adopted != null ? adopted : config.names().eventRule(event.ruleSuffix()),
+                    event,
+                    queue.arn());
+            if (adopted != null) {
+                rule.adopt(adopted);
+            }
         }
         new TerraformOutput(
                 this,
