@@ -95,22 +95,23 @@ final class AdoptionText {
                 + (removedWritten ? "the removed file" : "--removed FILE (run again with it)")
                 + ", add that file, then 'terraform plan' (every change reads 'will no longer be managed') and"
                 + " 'terraform apply'.");
-        lines.add("  " + step++ + ". KARPENTER_TFVARS=<tfvars> bin/stacks plan " + findings.cluster + "-iam "
-                + findings.cluster + "-interruption: imports, updates in place, creates only what is new; then"
-                + " bin/stacks apply both.");
+        String stacks = "bin/stacks %s --cluster " + findings.cluster + " --concern ";
+        lines.add("  " + step++ + ". KARPENTER_TFVARS=<tfvars> bin/app, then " + stacks.formatted("plan")
+                + "iam,interruption: it imports, updates in place and creates only what is new; then "
+                + stacks.formatted("apply") + "iam,interruption.");
         if (!findings.helmReleases.contains(findings.namespace + "/karpenter-crd")) {
             lines.add("  " + step++ + ". Let the karpenter-crd release own the CRDs the karpenter chart installed: "
                     + HelmOwnership.crdCommand(findings.namespace));
         }
-        lines.add("  " + step++ + ". bin/stacks plan, then apply " + findings.cluster + "-karpenter: the Helm"
-                + " releases are imported and upgraded in place.");
+        lines.add("  " + step++ + ". " + stacks.formatted("plan") + "karpenter, then " + stacks.formatted("apply")
+                + "karpenter: the Helm releases are imported and upgraded in place.");
         if (!findings.nodePoolObjects.isEmpty()) {
             lines.add("  " + step++ + ". Let the node-pools release own the existing pools (Helm adopts labelled"
                     + " objects; nothing is deleted, no node drains):");
             HelmOwnership.commands(findings.nodePoolObjects, NODE_POOLS_RELEASE, findings.namespace)
                     .forEach(command -> lines.add("       " + command));
         }
-        lines.add("  " + step++ + ". bin/stacks apply " + findings.cluster + "-nodepools.");
+        lines.add("  " + step++ + ". " + stacks.formatted("apply") + "nodepools.");
         if (!findings.oldPolicyArns.isEmpty()) {
             lines.add("  " + step++ + ". Delete the old controller policy, now that the project's are attached:");
             String role = (String) findings.adopt.getOrDefault("controller_role", "ROLE");
