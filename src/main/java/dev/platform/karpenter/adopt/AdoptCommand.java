@@ -19,8 +19,9 @@ import java.util.Optional;
  */
 public final class AdoptCommand {
     static final int EXIT_BAD_INPUT = 2;
-    static final String USAGE = "usage: bin/adopt --state FILE [--cluster NAME] [--removed FILE]";
-    private static final List<String> OPTIONS = List.of("--state", "--cluster", "--removed");
+    static final String USAGE = "usage: bin/adopt --state FILE [--cluster NAME] [--removed FILE] | bin/adopt"
+            + " --cloudformation-stack FILE [--cluster NAME]";
+    private static final List<String> OPTIONS = List.of("--state", "--cluster", "--removed", "--cloudformation-stack");
 
     private AdoptCommand() {}
 
@@ -35,15 +36,20 @@ public final class AdoptCommand {
         }
         try {
             Map<String, String> options = parse(args);
-            Path state = workingDir.resolve(options.get("--state"));
-            if (!Files.isRegularFile(state)) {
-                throw new ConfigException("--state " + ConfigException.quote(options.get("--state"))
-                        + " is no file: give terraform show -json output or a .tfstate file");
+            Optional<String> cluster = Optional.ofNullable(options.get("--cluster"));
+            Findings findings;
+            if (options.containsKey("--state")) {
+                Path state = existing(workingDir, options, "--state", "terraform show -json output or a .tfstate file");
+                findings = StateAdopter.adopt(
+                        OldState.read(state), state.getFileName().toString(), cluster);
+            } else {
+                Path resources = existing(
+                        workingDir,
+                        options,
+                        "--cloudformation-stack",
+                        "the output of aws cloudformation describe-stack-resources --stack-name NAME");
+                findings = CloudFormationAdopter.adopt(resources, cluster);
             }
-            Findings findings = StateAdopter.adopt(
-                    OldState.read(state),
-                    state.getFileName().toString(),
-                    Optional.ofNullable(options.get("--cluster")));
             Optional<Path> removed =
                     Optional.ofNullable(options.get("--removed")).map(workingDir::resolve);
             if (removed.isPresent()) {
@@ -69,10 +75,23 @@ public final class AdoptCommand {
             }
             options.put(args[i], args[++i]);
         }
-        if (!options.containsKey("--state")) {
-            throw new ConfigException("--state FILE is required; " + USAGE);
+        if (options.containsKey("--state") == options.containsKey("--cloudformation-stack")) {
+            throw new ConfigException("give one of --state FILE and --cloudformation-stack FILE; " + USAGE);
+        }
+        if (options.containsKey("--cloudformation-stack") && options.containsKey("--removed")) {
+            throw new ConfigException("--removed writes removed blocks for a Terraform root; a CloudFormation stack"
+                    + " is let go by the steps bin/adopt prints; " + USAGE);
         }
         return options;
+    }
+
+    private static Path existing(Path workingDir, Map<String, String> options, String option, String what) {
+        Path file = workingDir.resolve(options.get(option));
+        if (!Files.isRegularFile(file)) {
+            throw new ConfigException(
+                    option + " " + ConfigException.quote(options.get(option)) + " is no file: give " + what);
+        }
+        return file;
     }
 
     /** Writes beside the target, then moves it into place: a failure leaves no half-written file. */
@@ -103,6 +122,9 @@ public final class AdoptCommand {
                 "                  terraform-aws-modules/eks//modules/karpenter v19.x, v20.x and v21.x, and"
                         + " helm_release and",
                 "                  kubectl_manifest resources of Karpenter, as the seed guide writes them",
+                "  --cloudformation-stack FILE  instead of --state: upstream's getting-started CloudFormation stack, as"
+                        + " 'aws cloudformation",
+                "                  describe-stack-resources --stack-name NAME' prints it",
                 "  --cluster NAME  the cluster to adopt, when the state holds several",
                 "  --removed FILE  write the old root's removed blocks there (Terraform 1.7+): with them the old"
                         + " root forgets",

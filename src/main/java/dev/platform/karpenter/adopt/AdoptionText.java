@@ -91,10 +91,20 @@ final class AdoptionText {
         int step = 1;
         lines.add("  " + step++ + ". Add the lines printed above to cluster " + findings.cluster
                 + "'s tfvars (replace a setting that is already there).");
-        lines.add("  " + step++ + ". Old root: delete the blocks of the resources in "
-                + (removedWritten ? "the removed file" : "--removed FILE (run again with it)")
-                + ", add that file, then 'terraform plan' (every change reads 'will no longer be managed') and"
-                + " 'terraform apply'.");
+        if (findings.cloudFormationStack != null) {
+            String stack = findings.cloudFormationStack;
+            lines.add("  " + step++ + ". CloudFormation: keep every resource when the stack goes: aws cloudformation"
+                    + " get-template --stack-name " + stack + " --query TemplateBody > template.yaml; add"
+                    + " 'DeletionPolicy: Retain' to each resource; aws cloudformation update-stack --stack-name "
+                    + stack + " --template-body file://template.yaml --capabilities CAPABILITY_NAMED_IAM (with the"
+                    + " stack's parameters); then aws cloudformation delete-stack --stack-name " + stack
+                    + " (its resources stay).");
+        } else {
+            lines.add("  " + step++ + ". Old root: delete the blocks of the resources in "
+                    + (removedWritten ? "the removed file" : "--removed FILE (run again with it)")
+                    + ", add that file, then 'terraform plan' (every change reads 'will no longer be managed') and"
+                    + " 'terraform apply'.");
+        }
         String stacks = "bin/stacks %s --cluster " + findings.cluster + " --concern ";
         lines.add("  " + step++ + ". KARPENTER_TFVARS=<tfvars> bin/app, then " + stacks.formatted("plan")
                 + "iam,interruption: it imports, updates in place and creates only what is new; then "
@@ -114,7 +124,7 @@ final class AdoptionText {
         lines.add("  " + step++ + ". " + stacks.formatted("apply") + "nodepools.");
         if (!findings.oldPolicyArns.isEmpty()) {
             lines.add("  " + step++ + ". Delete the old controller policy, now that the project's are attached:");
-            String role = (String) findings.adopt.getOrDefault("controller_role", "ROLE");
+            String role = (String) findings.adopt.getOrDefault("controller_role", "<the controller role>");
             for (String arn : findings.oldPolicyArns) {
                 lines.add("       aws iam detach-role-policy --role-name " + role + " --policy-arn " + arn);
                 lines.add("       aws iam delete-policy --policy-arn " + arn);

@@ -32,6 +32,8 @@ final class Findings {
 
     final List<String> checks = new ArrayList<>();
     String namespace = "karpenter";
+    /** The getting-started CloudFormation stack the resources came from; null for a Terraform state. */
+    String cloudFormationStack;
 
     Findings(String cluster, String source) {
         this.cluster = cluster;

@@ -223,6 +223,50 @@ class AdoptCommandTest {
                         + " take over: it makes IAM names at path / and no setting gives another path");
     }
 
+    /** A describe-stack-resources document written by hand from upstream's v0.30.0 template (the file says so). */
+    @Test
+    void theGettingStartedCloudFormationStackKeepsItsNodeRoleProfileQueueAndRules() {
+        assertThat(run(
+                        "--cloudformation-stack",
+                        STATES.resolve("cloudformation-v0.30.0-hand-written.json")
+                                .toString()))
+                .isZero();
+
+        assertThat(stdout()).isEqualTo("""
+                # bin/adopt: cluster eks-cluster, from cloudformation-v0.30.0-hand-written.json
+                create_iam_role = true
+                queue_name = "eks-cluster"
+                adopt = {
+                  node_role = "KarpenterNodeRole-eks-cluster"
+                  instance_profile = "KarpenterNodeInstanceProfile-eks-cluster"
+                  queue = "https://sqs.ap-southeast-1.amazonaws.com/123456789012/eks-cluster"
+                  event_rules = {
+                    Health = "Karpenter-eks-cluster-ScheduledChangeRule-1UYV1RIS2EXAMPLE"
+                    Rebalance = "Karpenter-eks-cluster-RebalanceRule-9Z8Y7X6W5EXAMPLE"
+                    SpotInterrupt = "Karpenter-eks-cluster-SpotInterruptionRule-1A2B3C4D5EXAMPLE"
+                    StateChange = "Karpenter-eks-cluster-InstanceStateChangeRule-Q1W2E3R4EXAMPLE"
+                  }
+                }
+                """);
+        assertThat(stderr())
+                .contains("CloudFormation stack Karpenter-eks-cluster")
+                .contains("'DeletionPolicy: Retain'")
+                .contains("aws cloudformation delete-stack --stack-name Karpenter-eks-cluster")
+                .contains("aws iam delete-policy --policy-arn"
+                        + " arn:aws:iam::123456789012:policy/KarpenterControllerPolicy-eks-cluster");
+        out.reset();
+        err.reset();
+        assertThat(run(
+                        "--cloudformation-stack",
+                        STATES.resolve("cloudformation-v0.30.0-hand-written.json")
+                                .toString(),
+                        "--removed",
+                        "removed.tf"))
+                .isEqualTo(2);
+        assertThat(stderr()).startsWith("error: --removed writes removed blocks for a Terraform root;");
+        assertThat(dir.resolve("removed.tf")).doesNotExist();
+    }
+
     @Test
     void helpPrintsTheUsage() {
         assertThat(run("--help")).isZero();
