@@ -12,6 +12,7 @@ import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TerraformRunner;
 import dev.platform.karpenter.testing.TerraformRunner.PlannedChange;
 import dev.platform.karpenter.testing.TestConfigs;
+import dev.platform.karpenter.upgrade.UpgradePathCommand;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -21,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -131,6 +133,22 @@ class AdoptionIT {
                                 : twentyConfig.release().handlesCapacityReservationInterruptions()
                                         ? List.of(V20 + "-CapacityResv")
                                         : List.of());
+        // README "The journey", step 7: bin/upgrade-path starts from the adopted v0.30 as from the project's own.
+        Files.writeString(
+                app.dir().resolve("seed.tfvars"),
+                TestConfigs.tfvarsFor(SEED, MotoServer.REGION, TestConfigs.V0, seedLines));
+        ByteArrayOutputStream walk = new ByteArrayOutputStream();
+        ByteArrayOutputStream walkErrors = new ByteArrayOutputStream();
+        int walkExit = UpgradePathCommand.run(
+                app.dir(),
+                new String[] {"seed.tfvars"},
+                Map.of(),
+                new PrintStream(walk, true, StandardCharsets.UTF_8),
+                new PrintStream(walkErrors, true, StandardCharsets.UTF_8));
+        assertThat(walkExit).as(walkErrors.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(walk.toString(StandardCharsets.UTF_8))
+                .startsWith("Karpenter v0.30.0 is deployed on cluster " + SEED + " (pools declared as v1alpha5).\n")
+                .contains("karpenter_chart_version = \"v0.31.5\"");
         System.out.printf("AdoptionIT: %.1f s%n", (System.nanoTime() - start) / 1e9);
     }
 
