@@ -32,6 +32,40 @@ public final class SpecCheck {
      * {@code node_pool_spec.disruption.budgets[0].nodes: "150%" does not match ... (NodePool, Karpenter 1.14.1)}.
      */
     public static void requireValid(ClusterConfig config) {
+        requireValidSpecs(config);
+        requireValidKeys(config);
+    }
+
+    /**
+     * Every rendered pool and node class, in each generation the release declares, through {@link ObjectKeys}:
+     * whatever wrote a key, it is checked as its consumer checks it. A spec's path names the spec's setting; keys of
+     * the typed settings were checked as they were read.
+     */
+    private static void requireValidKeys(ClusterConfig config) {
+        PoolsAndNodeClasses settings = config.poolsAndClasses();
+        for (GenerationManifests generation :
+                NodePoolManifests.forApis(config.apis()).generations()) {
+            List<PoolSettings> pools = settings.pools();
+            for (int i = 0; i < pools.size(); i++) {
+                String setting = poolSetting(i);
+                ObjectKeys.require(generation.pool(pools.get(i)), path -> place(setting, path));
+            }
+            List<NodeClassSettings> nodeClasses = settings.nodeClasses();
+            for (int i = 0; i < nodeClasses.size(); i++) {
+                String setting = nodeClassSetting(i);
+                ObjectKeys.require(generation.nodeClass(nodeClasses.get(i), ROLE), path -> place(setting, path));
+            }
+        }
+    }
+
+    /** A path from the object, [spec, template, ...], as the spec setting names it: node_pool_spec.template... */
+    private static String place(String specSetting, List<String> path) {
+        return path.size() > 1 && path.get(0).equals("spec")
+                ? specSetting + "." + String.join(".", path.subList(1, path.size()))
+                : specSetting + "." + String.join(".", path);
+    }
+
+    private static void requireValidSpecs(ClusterConfig config) {
         PoolsAndNodeClasses settings = config.poolsAndClasses();
         boolean anySpec =
                 settings.pools().stream().anyMatch(pool -> !pool.spec().isEmpty())
