@@ -2,10 +2,12 @@ package dev.platform.karpenter.config;
 
 import static dev.platform.karpenter.config.SettingsCatalogue.ADOPT;
 
+import dev.platform.karpenter.versions.ApiGeneration;
 import dev.platform.karpenter.versions.DeclaredApis;
 import dev.platform.karpenter.versions.InterruptionEvents;
 import dev.platform.karpenter.versions.InterruptionEvents.Event;
 import dev.platform.karpenter.versions.KarpenterRelease;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,7 +80,14 @@ public record Adoption(
     /** EventBridge rule names. */
     private static final Pattern RULE_NAME = Pattern.compile("[.\\-_A-Za-z0-9]{1,64}");
 
-    private static final Pattern QUEUE_URL = Pattern.compile("https?://[^\\s/]+(/[^\\s/]+)*/\\d{12}/[\\w-]{1,80}");
+    private static final Pattern QUEUE_URL =
+            Pattern.compile("https?://[A-Za-z0-9.:-]+(/[A-Za-z0-9._-]+)*/\\d{12}/[\\w-]{1,80}");
+    /** "cluster,a-..." as the provider imports an association. */
+    private static final Pattern POD_IDENTITY_ID = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]{0,99},a-[a-z0-9]{1,64}");
+    /** "cluster:role-arn" as the provider imports an access entry. */
+    private static final Pattern ACCESS_ENTRY_ID =
+            Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]{0,99}:arn:aws[a-z-]*:iam::\\d{12}:role/[\\w+=,.@/-]{1,512}");
+
     private static final Pattern OBJECT =
             Pattern.compile("(Provisioner|AWSNodeTemplate|NodePool|EC2NodeClass)/[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
 
@@ -104,9 +113,9 @@ public record Adoption(
         }
         Adoption adoption = new Adoption(
                 name(raw, CONTROLLER_ROLE, IAM_NAME, "an IAM role name"),
-                string(raw, POD_IDENTITY_ASSOCIATION),
+                name(raw, POD_IDENTITY_ASSOCIATION, POD_IDENTITY_ID, "\"CLUSTER,ASSOCIATION-ID\""),
                 name(raw, NODE_ROLE, IAM_NAME, "an IAM role name"),
-                string(raw, NODE_ACCESS_ENTRY),
+                name(raw, NODE_ACCESS_ENTRY, ACCESS_ENTRY_ID, "\"CLUSTER:ROLE-ARN\""),
                 name(raw, INSTANCE_PROFILE, IAM_NAME, "an instance profile name"),
                 name(raw, QUEUE, QUEUE_URL, "an SQS queue URL"),
                 rules(raw),
@@ -117,7 +126,27 @@ public record Adoption(
     }
 
     /** What the rest of the configuration decides about which resources exist; read by {@link #from}. */
-    record Context(KarpenterRelease release, DeclaredApis apis, IamSettings iam, String queueName, String namespace) {}
+    record Context(
+            KarpenterRelease release,
+            DeclaredApis apis,
+            IamSettings iam,
+            String queueName,
+            String namespace,
+            PoolsAndNodeClasses poolsAndClasses) {
+
+        /** "Kind/name" of every pool and node class the configuration renders, in each declared generation. */
+        List<String> nodePoolObjects() {
+            List<String> objects = new ArrayList<>();
+            for (ApiGeneration generation : apis.rendered()) {
+                boolean alpha = generation == ApiGeneration.V1ALPHA5;
+                poolsAndClasses.pools().forEach(p -> objects.add((alpha ? "Provisioner/" : "NodePool/") + p.name()));
+                poolsAndClasses
+                        .nodeClasses()
+                        .forEach(c -> objects.add((alpha ? "AWSNodeTemplate/" : "EC2NodeClass/") + c.name()));
+            }
+            return objects;
+        }
+    }
 
     /** Refuses, in one line, an adopted resource that the configuration would not create. */
     private void requireCreatedBy(Context context) {
@@ -163,8 +192,16 @@ public record Adoption(
                 () -> adopt + HELM_RELEASES + ": " + ConfigException.quote(release) + " is no release of the"
                         + " configuration: allowed \"" + context.namespace() + "/karpenter\" and \""
                         + context.namespace() + "/karpenter-crd\" (karpenter_namespace names the namespace)"));
-        nodePoolObjects.forEach(object -> ConfigException.requireMatch(
-                OBJECT, adopt + NODE_POOL_OBJECTS, "must be Kind/name of a pool or node class", object));
+        List<String> rendered = context.nodePoolObjects();
+        nodePoolObjects.forEach(object -> {
+            ConfigException.requireMatch(
+                    OBJECT, adopt + NODE_POOL_OBJECTS, "must be Kind/name of a pool or node class", object);
+            ConfigException.require(
+                    rendered.contains(object),
+                    () -> adopt + NODE_POOL_OBJECTS + ": " + object + " is no pool or node class of the configuration"
+                            + " (it has " + String.join(", ", rendered) + "): declare it in node_pools or"
+                            + " node_classes, or leave it out of adopt (it then stays as it is, unmanaged)");
+        });
     }
 
     private static Optional<String> string(Map<String, Object> raw, String key) {

@@ -123,6 +123,7 @@ public record ClusterConfig(
         Map<String, String> tags = AwsRules.requireTags(TAGS.key(), settings.get(TAGS));
         IamSettings iam = IamSettings.from(settings, apis);
         InterruptionSettings interruption = InterruptionSettings.from(settings, clusterName);
+        PoolsAndNodeClasses poolsAndClasses = PoolsAndNodeClasses.from(settings, clusterName, apis, tags);
         ClusterConfig config = new ClusterConfig(
                 clusterName,
                 region,
@@ -133,12 +134,15 @@ public record ClusterConfig(
                 iam,
                 interruption,
                 ControllerSettings.from(settings, release, region),
-                PoolsAndNodeClasses.from(settings, clusterName, apis, tags),
+                poolsAndClasses,
                 StateBackendSettings.from(settings, region),
                 apis,
                 upgradeOverride,
                 besideAutoMode,
-                Adoption.from(settings, new Adoption.Context(release, apis, iam, interruption.queueName(), namespace)));
+                Adoption.from(
+                        settings,
+                        new Adoption.Context(
+                                release, apis, iam, interruption.queueName(), namespace, poolsAndClasses)));
         config.names().requireWithinAwsLimits();
         config.iam().nodeRoleArn().ifPresent(arn -> Regions.requireArnInPartition("iam_role_arn", arn, region));
         config.interruption()

@@ -2,6 +2,7 @@ package dev.platform.karpenter.controller;
 
 import com.hashicorp.cdktf.TerraformResourceLifecycle;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.TerraformStrings;
 import imports.helm.release.Release;
 import imports.helm.release.ReleaseConfig;
 import java.util.List;
@@ -45,7 +46,7 @@ public final class KarpenterCharts extends Construct {
     /** A release another tool installed under the same name is imported (id "namespace/name"), not installed again. */
     private static void adopt(Release release, ClusterConfig config, String name) {
         if (config.adoption().adoptsRelease(config.namespace(), name)) {
-            release.importFrom(config.namespace() + "/" + name);
+            release.importFrom(TerraformStrings.literal(config.namespace() + "/" + name));
         }
     }
 

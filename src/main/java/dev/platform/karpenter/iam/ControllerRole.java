@@ -4,6 +4,7 @@ import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEq
 
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ControllerIdentity;
+import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.policy.IamPolicyDocument;
 import dev.platform.karpenter.policy.IamPolicyDocument.Effect;
 import dev.platform.karpenter.policy.IamPolicyDocument.Principal;
@@ -35,7 +36,7 @@ public class ControllerRole extends Construct {
         IamRoleConfig.Builder roleConfig = IamRoleConfig.builder()
                 .description("Karpenter controller of cluster " + config.clusterName())
                 .assumeRolePolicy(IamPolicyDocument.of(trust).toJson());
-        Optional<String> adopted = config.adoption().controllerRole();
+        Optional<String> adopted = config.adoption().controllerRole().map(TerraformStrings::literal);
         if (adopted.isPresent()) {
             // An adopted role keeps its name: a new one would replace the role the running controller assumes.
             roleConfig.name(adopted.get());
@@ -58,7 +59,10 @@ public class ControllerRole extends Construct {
                             .serviceAccount(config.serviceAccount())
                             .roleArn(arn)
                             .build());
-            config.adoption().podIdentityAssociation().ifPresent(association::importFrom);
+            config.adoption()
+                    .podIdentityAssociation()
+                    .map(TerraformStrings::literal)
+                    .ifPresent(association::importFrom);
         }
     }
 

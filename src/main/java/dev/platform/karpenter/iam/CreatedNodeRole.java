@@ -1,6 +1,7 @@
 package dev.platform.karpenter.iam;
 
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.policy.IamPolicyDocument;
 import dev.platform.karpenter.policy.IamPolicyDocument.Effect;
 import dev.platform.karpenter.policy.IamPolicyDocument.Principal;
@@ -36,11 +37,14 @@ public class CreatedNodeRole extends NodeRole {
                 this,
                 "role",
                 IamRoleConfig.builder()
-                        .name(config.adoption().nodeRole().orElse(config.names().nodeRole()))
+                        .name(config.adoption()
+                                .nodeRole()
+                                .map(TerraformStrings::literal)
+                                .orElse(config.names().nodeRole()))
                         .description("Nodes launched by Karpenter in cluster " + config.clusterName())
                         .assumeRolePolicy(trust.toJson())
                         .build());
-        config.adoption().nodeRole().ifPresent(role::importFrom);
+        config.adoption().nodeRole().map(TerraformStrings::literal).ifPresent(role::importFrom);
         String arn = role.getArn();
         String name = role.getName();
         identify(arn, name);
@@ -56,6 +60,6 @@ public class CreatedNodeRole extends NodeRole {
                             .build());
         }
         EksAccessEntry accessEntry = NodeAccessEntry.of(this, "access-entry", facts, arn, CONFIG_MAP_ONLY);
-        config.adoption().nodeAccessEntry().ifPresent(accessEntry::importFrom);
+        config.adoption().nodeAccessEntry().map(TerraformStrings::literal).ifPresent(accessEntry::importFrom);
     }
 }

@@ -46,7 +46,7 @@ public class InterruptionQueue extends Construct {
                                 .toJson())
                         .build());
         // The queue's URL is the import id of the queue and of its policy alike.
-        config.adoption().queue().ifPresent(url -> {
+        config.adoption().queue().map(TerraformStrings::literal).ifPresent(url -> {
             queue.importFrom(url);
             policy.importFrom(url);
         });

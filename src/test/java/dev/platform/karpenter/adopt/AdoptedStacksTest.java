@@ -29,6 +29,7 @@ class AdoptedStacksTest {
                 SpotInterrupt = "KarpenterSpotInterrupt-20240101000000000000000003"
               }
               helm_releases = ["karpenter/karpenter"]
+              node_pool_objects = ["Provisioner/default", "AWSNodeTemplate/default"]
             }""".formatted(QUEUE);
 
     @RegisterExtension
@@ -126,6 +127,18 @@ class AdoptedStacksTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith(
                         "adopt.helm_releases: \"kube-system/karpenter\" is no release of the" + " configuration");
+        assertThatThrownBy(() -> TestConfigs.config(
+                        "v0.30.0", "adopt = { node_pool_objects = [\"Provisioner/default\", \"Provisioner/gpu\"] }"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("adopt.node_pool_objects: Provisioner/gpu is no pool or node class of the configuration"
+                        + " (it has Provisioner/default, AWSNodeTemplate/default): declare it in node_pools or"
+                        + " node_classes, or leave it out of adopt (it then stays as it is, unmanaged)");
+        assertThatThrownBy(() -> TestConfigs.config(
+                        TestConfigs.V1,
+                        "controller_identity = \"pod_identity\"",
+                        "adopt = { pod_identity_association = \"demo:a-1\" }"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("adopt.pod_identity_association must be \"CLUSTER,ASSOCIATION-ID\", got \"demo:a-1\"");
         assertThatThrownBy(() -> TestConfigs.config("v0.30.0", "adopt = { security_group = \"sg-1\" }"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith(
