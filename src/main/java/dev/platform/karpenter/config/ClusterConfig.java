@@ -51,40 +51,6 @@ public record ClusterConfig(
         boolean besideAutoMode,
         Adoption adoption) {
 
-    /** A configuration that adopts nothing. */
-    public ClusterConfig(
-            String clusterName,
-            String region,
-            KarpenterRelease release,
-            String namespace,
-            String serviceAccount,
-            Map<String, String> tags,
-            IamSettings iam,
-            InterruptionSettings interruption,
-            ControllerSettings controller,
-            PoolsAndNodeClasses poolsAndClasses,
-            StateBackendSettings backend,
-            DeclaredApis apis,
-            boolean upgradeOverride,
-            boolean besideAutoMode) {
-        this(
-                clusterName,
-                region,
-                release,
-                namespace,
-                serviceAccount,
-                tags,
-                iam,
-                interruption,
-                controller,
-                poolsAndClasses,
-                backend,
-                apis,
-                upgradeOverride,
-                besideAutoMode,
-                Adoption.NONE);
-    }
-
     /** EKS cluster names: 1-100 characters, starting with a letter or digit. */
     private static final Pattern EKS_CLUSTER_NAME = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]*");
 
