@@ -121,10 +121,8 @@ final class StateAdopter {
             String local = r.local();
             if (local.equals(version.controllerRole)) {
                 requireRootPath(r, stateName, "controller role");
+                // The role keeps its name through adopt, generated or not, so irsa_use_name_prefix stays as it is.
                 findings.adopt.put(CONTROLLER_ROLE, r.text("name"));
-                if (r.text("name").equals("KarpenterIRSA-" + findings.cluster)) {
-                    findings.settings.put("irsa_use_name_prefix", "false");
-                }
             } else if (local.equals(version.nodeRole)) {
                 requireRootPath(r, stateName, "node role");
                 findings.adopt.put(NODE_ROLE, r.text("name"));

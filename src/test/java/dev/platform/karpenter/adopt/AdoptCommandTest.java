@@ -56,7 +56,6 @@ class AdoptCommandTest {
 
         assertThat(stdout()).isEqualTo("""
                 # bin/adopt: cluster eks-cluster, from v19.21.0-seed.show.json
-                irsa_use_name_prefix = false
                 queue_name = "Karpenter-eks-cluster"
                 adopt = {
                   controller_role = "KarpenterIRSA-eks-cluster"
@@ -106,6 +105,9 @@ class AdoptCommandTest {
                 .contains("    SpotInterrupt = \"KarpenterSpotInterrupt-20261202164504409800000006\"\n")
                 .contains("  instance_profile = \"Karpenter-eks-twenty-20261202164504405400000002\"\n")
                 .doesNotContain("irsa_use_name_prefix");
+        assertThat(stdout().lines().filter(line -> line.contains(" = ") && !line.startsWith(" ")))
+                .as("only settings off their defaults, so the lines can be appended to the seed's tfvars")
+                .containsExactly("queue_name = \"Karpenter-eks-twenty\"", "adopt = {");
         assertThat(stderr())
                 .contains("module.karpenter: terraform-aws-modules/eks//modules/karpenter v20.x")
                 .contains("--removed FILE (run again with it)");
