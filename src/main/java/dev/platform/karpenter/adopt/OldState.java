@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * The resource instances of an old Terraform root, read from {@code terraform show -json} output or from a raw
@@ -15,6 +16,8 @@ import java.util.List;
  */
 final class OldState {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** An instance key in a module address: [0] or ["name"]. */
+    private static final Pattern MODULE_KEY = Pattern.compile("\\[(\\d+|\"(?:[^\"\\\\]|\\\\.)*\")]");
 
     private OldState() {}
 
@@ -32,9 +35,12 @@ final class OldState {
             return (managed ? "" : "data.") + type + "." + name;
         }
 
-        /** The resource's address without the index, as a removed block's {@code from} names it. */
+        /**
+         * The resource's address without any instance key, as a removed block's {@code from} must name it (a module
+         * called with count or for_each included: "module.karpenter[0]" is written "module.karpenter").
+         */
         String resourceAddress() {
-            return (module.isEmpty() ? "" : module + ".") + local();
+            return (module.isEmpty() ? "" : MODULE_KEY.matcher(module).replaceAll("") + ".") + local();
         }
 
         /** The instance's full address, e.g. {@code module.karpenter.aws_cloudwatch_event_rule.this["health_event"]}. */

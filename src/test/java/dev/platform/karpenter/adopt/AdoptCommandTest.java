@@ -270,6 +270,20 @@ class AdoptCommandTest {
     }
 
     @Test
+    void aModuleCalledWithCountIsForgottenWithoutItsInstanceKey() throws IOException {
+        String state = Files.readString(STATES.resolve("v21-hand-written.tfstate.json"))
+                .replace("\"module\": \"module.karpenter\"", "\"module\": \"module.karpenter[0]\"");
+
+        assertThat(run("--state", write("counted.json", state).toString(), "--removed", "removed.tf"))
+                .isZero();
+
+        assertThat(removedFroms(dir.resolve("removed.tf")))
+                .contains("module.karpenter.aws_iam_role.controller")
+                .noneSatisfy(from -> assertThat(from).contains("["));
+        assertThat(stderr()).contains("module.karpenter[0]: terraform-aws-modules/eks//modules/karpenter v21.x");
+    }
+
+    @Test
     void helpPrintsTheUsage() {
         assertThat(run("--help")).isZero();
         assertThat(stdout()).startsWith(AdoptCommand.USAGE + "\n").contains("--removed FILE");
