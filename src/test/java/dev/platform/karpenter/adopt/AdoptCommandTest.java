@@ -118,13 +118,13 @@ class AdoptCommandTest {
     void v21WrittenByHandMapsPodIdentityTheCreatedNodeRoleTheReleaseAndThePools() throws IOException {
         assertThat(run(
                         "--state",
-                        STATES.resolve("v21-hand-written.tfstate.json").toString(),
+                        STATES.resolve("v21-hand-written.state.json").toString(),
                         "--removed",
                         "removed.tf"))
                 .isZero();
 
         assertThat(stdout()).isEqualTo("""
-                # bin/adopt: cluster eks-twentyone, from v21-hand-written.tfstate.json
+                # bin/adopt: cluster eks-twentyone, from v21-hand-written.state.json
                 controller_identity = "pod_identity"
                 queue_name = "Karpenter-eks-twentyone"
                 create_iam_role = true
@@ -202,7 +202,7 @@ class AdoptCommandTest {
 
     @Test
     void aModuleOfAnUnknownVersionIsOneLineAndWritesNothing() throws IOException {
-        String state = Files.readString(STATES.resolve("v21-hand-written.tfstate.json"))
+        String state = Files.readString(STATES.resolve("v21-hand-written.state.json"))
                 .replace(
                         "\"type\": \"aws_iam_role\", \"name\": \"node\"",
                         "\"type\": \"aws_iam_role\", \"name\": \"this\"");
@@ -215,7 +215,7 @@ class AdoptCommandTest {
 
     @Test
     void aRoleAtAnotherPathCannotBeTakenOverAndSaysNoSettingGivesOne() throws IOException {
-        String state = Files.readString(STATES.resolve("v21-hand-written.tfstate.json"))
+        String state = Files.readString(STATES.resolve("v21-hand-written.state.json"))
                 .replace("\"name_prefix\": \"KarpenterController-\", \"path\": \"/\"", "\"path\": \"/eks/\"");
 
         assertBadInput(
@@ -271,7 +271,7 @@ class AdoptCommandTest {
 
     @Test
     void aModuleCalledWithCountIsForgottenWithoutItsInstanceKey() throws IOException {
-        String state = Files.readString(STATES.resolve("v21-hand-written.tfstate.json"))
+        String state = Files.readString(STATES.resolve("v21-hand-written.state.json"))
                 .replace("\"module\": \"module.karpenter\"", "\"module\": \"module.karpenter[0]\"");
 
         assertThat(run("--state", write("counted.json", state).toString(), "--removed", "removed.tf"))
