@@ -116,11 +116,7 @@ class AdoptCommandTest {
     /** The v21 state is written by hand (the file says so): hashicorp/aws 6 is not in this machine's mirror. */
     @Test
     void v21WrittenByHandMapsPodIdentityTheCreatedNodeRoleTheReleaseAndThePools() throws IOException {
-        assertThat(run(
-                        "--state",
-                        STATES.resolve("v21-hand-written.state.json").toString(),
-                        "--removed",
-                        "removed.tf"))
+        assertThat(run("--state", STATES.resolve("v21-hand-written.state.json").toString(), "--removed", "removed.tf"))
                 .isZero();
 
         assertThat(stdout()).isEqualTo("""
