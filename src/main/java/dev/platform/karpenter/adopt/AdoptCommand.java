@@ -115,8 +115,7 @@ public final class AdoptCommand {
         return List.of(
                 USAGE,
                 "",
-                "Adopts a Karpenter that another tool deployed, without an outage (README \"Moving in without an"
-                        + " outage\").",
+                "Adopts a Karpenter that another tool deployed, without an outage (docs/guides/adopting.md).",
                 "  --state FILE    the old Terraform root's state: 'terraform show -json' output or a .tfstate file;"
                         + " it recognises",
                 "                  terraform-aws-modules/eks//modules/karpenter v19.x, v20.x and v21.x, and"

@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Maps upstream's getting-started CloudFormation stack (v0.30 to 1.14: the templates share these logical ids) onto
+ * Maps upstream's getting-started CloudFormation stack (v0.30 to the newest 1.x: the templates share these logical ids) onto
  * the stacks, from {@code aws cloudformation describe-stack-resources --stack-name NAME} output. The template names
  * the node role KarpenterNodeRole-CLUSTER and the queue CLUSTER, so the cluster follows from them; the controller
  * role is not the template's (eksctl or the user made it).

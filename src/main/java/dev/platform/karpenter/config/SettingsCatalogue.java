@@ -642,7 +642,7 @@ public final class SettingsCatalogue {
                     }""")
             .describe(
                     "resources another tool made, taken over in place",
-                    "Written by bin/adopt from the old Terraform state (README \"Moving in without an outage\"):"
+                    "Written by bin/adopt from the old Terraform state (docs/guides/adopting.md):"
                             + " the import id of each existing resource the stacks would otherwise create. The next"
                             + " plan imports them instead of creating them; roles, the instance profile and the rules"
                             + " keep their names, the queue is the one queue_name names. Keys: "

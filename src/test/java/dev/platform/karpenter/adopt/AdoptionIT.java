@@ -133,7 +133,8 @@ class AdoptionIT {
                                 : twentyConfig.release().handlesCapacityReservationInterruptions()
                                         ? List.of(V20 + "-CapacityResv")
                                         : List.of());
-        // README "The journey", step 7: bin/upgrade-path starts from the adopted v0.30 as from the project's own.
+        // docs/guides/adopting.md, "The journey" step 7: bin/upgrade-path starts from the adopted v0.30 as from the
+        // project's own.
         Files.writeString(
                 app.dir().resolve("seed.tfvars"),
                 TestConfigs.tfvarsFor(SEED, MotoServer.REGION, TestConfigs.V0, seedLines));

@@ -21,19 +21,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's "Moving in without an outage": its example is what bin/adopt prints for the seed guide's old root (the
+ * The guide "Moving in without an outage" (docs/guides/adopting.md): its example is what bin/adopt prints for the seed guide's old root (the
  * module state Terraform left on moto, plus the seed's helm_release and kubectl_manifest Provisioner and
  * AWSNodeTemplate, added here by hand), and with examples/seed-v0.30.tfvars it is a valid configuration that adopts
  * them. AdoptionIT walks the journey's Terraform steps on moto.
  */
-class ReadmeJourneyTest {
+class AdoptingGuideTest {
     private static final Pattern HCL = Pattern.compile("  ```hcl\\n(.*?)  ```", Pattern.DOTALL);
 
     @TempDir
     Path dir;
 
     @Test
-    void theReadmesExampleIsWhatBinAdoptPrintsForTheSeedsRootAndAValidConfiguration() throws IOException {
+    void theGuidesExampleIsWhatBinAdoptPrintsForTheSeedsRootAndAValidConfiguration() throws IOException {
         String example = readmeExample();
         ObjectNode state = (ObjectNode) Json.read(Path.of("src/test/resources/adopt/states/v19.21.0-seed.show.json"));
         ArrayNode root = state.withObject("/values/root_module").withArray("resources");
@@ -81,7 +81,7 @@ class ReadmeJourneyTest {
         }
     }
 
-    /** Generated suffixes and the queue's endpoint differ between the moto run and the README's account. */
+    /** Generated suffixes and the queue's endpoint differ between the moto run and the guide's account. */
     private static String normalized(String text) {
         return text.replaceAll("-\\d{26}", "-<generated>").replaceAll("https?://[^/\"]+/", "<sqs>/");
     }
@@ -103,8 +103,6 @@ class ReadmeJourneyTest {
     }
 
     private static String section() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
-        return readme.substring(
-                readme.indexOf("## Moving in without an outage"), readme.indexOf("## Upgrading from the seed's v0.30"));
+        return Files.readString(Path.of("docs/guides/adopting.md"));
     }
 }
