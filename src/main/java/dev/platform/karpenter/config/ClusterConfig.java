@@ -30,6 +30,7 @@ import java.util.regex.Pattern;
  * @param apis         the release with retired_api: the API generations the pools are declared in
  * @param upgradeOverride upgrade_override names karpenter_chart_version: its deploy skips the step guard and the
  *                     Kubernetes range check (a cluster outside the step's range, or a fresh install over kept IAM)
+ * @param adoption     adopt: resources another tool made that the stacks import instead of creating
  * @param besideAutoMode beside_auto_mode: the cluster may run EKS Auto Mode (a deliberate migration to it); otherwise
  *                     every stack's plan stops on an Auto Mode cluster, which runs AWS's own Karpenter
  */
@@ -47,7 +48,8 @@ public record ClusterConfig(
         StateBackendSettings backend,
         DeclaredApis apis,
         boolean upgradeOverride,
-        boolean besideAutoMode) {
+        boolean besideAutoMode,
+        Adoption adoption) {
 
     /** EKS cluster names: 1-100 characters, starting with a letter or digit. */
     private static final Pattern EKS_CLUSTER_NAME = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]*");
@@ -85,6 +87,9 @@ public record ClusterConfig(
         String namespace = dnsLabel(settings, KARPENTER_NAMESPACE);
         String serviceAccount = dnsLabel(settings, KARPENTER_SERVICE_ACCOUNT);
         Map<String, String> tags = AwsRules.requireTags(TAGS.key(), settings.get(TAGS));
+        IamSettings iam = IamSettings.from(settings, apis);
+        InterruptionSettings interruption = InterruptionSettings.from(settings, clusterName);
+        PoolsAndNodeClasses poolsAndClasses = PoolsAndNodeClasses.from(settings, clusterName, apis, tags);
         ClusterConfig config = new ClusterConfig(
                 clusterName,
                 region,
@@ -92,14 +97,18 @@ public record ClusterConfig(
                 namespace,
                 serviceAccount,
                 tags,
-                IamSettings.from(settings, apis),
-                InterruptionSettings.from(settings, clusterName),
+                iam,
+                interruption,
                 ControllerSettings.from(settings, release, region),
-                PoolsAndNodeClasses.from(settings, clusterName, apis, tags),
+                poolsAndClasses,
                 StateBackendSettings.from(settings, region),
                 apis,
                 upgradeOverride,
-                besideAutoMode);
+                besideAutoMode,
+                Adoption.from(
+                        settings,
+                        new Adoption.Context(
+                                release, apis, iam, interruption.queueName(), namespace, poolsAndClasses)));
         config.names().requireWithinAwsLimits();
         config.iam().nodeRoleArn().ifPresent(arn -> Regions.requireArnInPartition("iam_role_arn", arn, region));
         config.interruption()

@@ -648,6 +648,30 @@ public final class SettingsCatalogue {
                             + " karpenter.sh/nodeclaim, karpenter.k8s.aws/ec2nodeclass, eks:eks-cluster-name and"
                             + " kubernetes.io/cluster/*.");
 
+    // --- Adoption --------------------------------------------------------------------------------------------
+    public static final Section ADOPTION = section("Adoption", "", "");
+
+    public static final Setting<Map<String, Object>> ADOPT = ADOPTION.object("adopt")
+            .byDefault(Map.of())
+            .example("""
+                    {
+                      controller_role  = "KarpenterIRSA-eks-cluster"
+                      instance_profile = "Karpenter-eks-cluster-20240101000000000000000001"
+                      queue            = "https://sqs.ap-southeast-1.amazonaws.com/123456789012/Karpenter-eks-cluster"
+                      event_rules      = { SpotInterrupt = "KarpenterSpotInterrupt-20240101000000000000000002" }
+                      helm_releases    = ["karpenter/karpenter"]
+                    }""")
+            .describe(
+                    "resources another tool made, taken over in place",
+                    "Written by bin/adopt from the old Terraform state (docs/guides/adopting.md):"
+                            + " the import id of each existing resource the stacks would otherwise create. The next"
+                            + " plan imports them instead of creating them; roles, the instance profile and the rules"
+                            + " keep their names, the queue is the one queue_name names. Keys: "
+                            + String.join(", ", Adoption.KEYS)
+                            + ". A resource the configuration would not create is refused. Keep it until every"
+                            + " stack has been applied once; later imports of resources already in the state do"
+                            + " nothing.");
+
     // --- Terraform state -------------------------------------------------------------------------------------
     public static final Section STATE = section("Terraform state", "", "");
 

@@ -2,6 +2,7 @@ package dev.platform.karpenter.controller;
 
 import com.hashicorp.cdktf.TerraformResourceLifecycle;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.TerraformStrings;
 import imports.helm.release.Release;
 import imports.helm.release.ReleaseConfig;
 import java.util.List;
@@ -29,6 +30,7 @@ public final class KarpenterCharts extends Construct {
                 .ifPresent(path -> crdChart.values(List.of(ControllerValues.yaml(path, config.namespace()))));
         Release crds = new Release(this, "crd", crdChart.build());
         crds.overrideLogicalId("karpenter_crd");
+        adopt(crds, config, CRD_CHART);
         Release controller = new Release(
                 this,
                 "controller",
@@ -38,6 +40,14 @@ public final class KarpenterCharts extends Construct {
                         .dependsOn(List.of(crds))
                         .build());
         controller.overrideLogicalId("karpenter");
+        adopt(controller, config, CONTROLLER_CHART);
+    }
+
+    /** A release another tool installed under the same name is imported (id "namespace/name"), not installed again. */
+    private static void adopt(Release release, ClusterConfig config, String name) {
+        if (config.adoption().adoptsRelease(config.namespace(), name)) {
+            release.importFrom(TerraformStrings.literal(config.namespace() + "/" + name));
+        }
     }
 
     private static ReleaseConfig.Builder chart(ClusterConfig config, Optional<RegistryToken> token, String chart) {

@@ -4,6 +4,7 @@ import static dev.platform.karpenter.policy.IamPolicyDocument.Condition.stringEq
 
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ControllerIdentity;
+import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.policy.IamPolicyDocument;
 import dev.platform.karpenter.policy.IamPolicyDocument.Effect;
 import dev.platform.karpenter.policy.IamPolicyDocument.Principal;
@@ -15,6 +16,7 @@ import imports.aws.eks_pod_identity_association.EksPodIdentityAssociationConfig;
 import imports.aws.iam_role.IamRole;
 import imports.aws.iam_role.IamRoleConfig;
 import java.util.List;
+import java.util.Optional;
 import software.constructs.Construct;
 
 /**
@@ -34,16 +36,21 @@ public class ControllerRole extends Construct {
         IamRoleConfig.Builder roleConfig = IamRoleConfig.builder()
                 .description("Karpenter controller of cluster " + config.clusterName())
                 .assumeRolePolicy(IamPolicyDocument.of(trust).toJson());
-        if (config.iam().useNamePrefix()) {
+        Optional<String> adopted = config.adoption().controllerRole().map(TerraformStrings::literal);
+        if (adopted.isPresent()) {
+            // An adopted role keeps its name: a new one would replace the role the running controller assumes.
+            roleConfig.name(adopted.get());
+        } else if (config.iam().useNamePrefix()) {
             roleConfig.namePrefix(config.names().controllerRolePrefix());
         } else {
             roleConfig.name(config.names().controllerRole());
         }
         IamRole role = new IamRole(this, "role", roleConfig.build());
+        adopted.ifPresent(role::importFrom);
         arn = role.getArn();
         name = role.getName();
         if (config.iam().controllerIdentity() == ControllerIdentity.POD_IDENTITY) {
-            new EksPodIdentityAssociation(
+            EksPodIdentityAssociation association = new EksPodIdentityAssociation(
                     this,
                     "pod-identity",
                     EksPodIdentityAssociationConfig.builder()
@@ -52,6 +59,10 @@ public class ControllerRole extends Construct {
                             .serviceAccount(config.serviceAccount())
                             .roleArn(arn)
                             .build());
+            config.adoption()
+                    .podIdentityAssociation()
+                    .map(TerraformStrings::literal)
+                    .ifPresent(association::importFrom);
         }
     }
 

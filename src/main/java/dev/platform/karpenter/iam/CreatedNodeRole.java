@@ -1,10 +1,12 @@
 package dev.platform.karpenter.iam;
 
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.policy.IamPolicyDocument;
 import dev.platform.karpenter.policy.IamPolicyDocument.Effect;
 import dev.platform.karpenter.policy.IamPolicyDocument.Principal;
 import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
+import imports.aws.eks_access_entry.EksAccessEntry;
 import imports.aws.iam_role.IamRole;
 import imports.aws.iam_role.IamRoleConfig;
 import imports.aws.iam_role_policy_attachment.IamRolePolicyAttachment;
@@ -35,10 +37,14 @@ public class CreatedNodeRole extends NodeRole {
                 this,
                 "role",
                 IamRoleConfig.builder()
-                        .name(config.names().nodeRole())
+                        .name(config.adoption()
+                                .nodeRole()
+                                .map(TerraformStrings::literal)
+                                .orElse(config.names().nodeRole()))
                         .description("Nodes launched by Karpenter in cluster " + config.clusterName())
                         .assumeRolePolicy(trust.toJson())
                         .build());
+        config.adoption().nodeRole().map(TerraformStrings::literal).ifPresent(role::importFrom);
         String arn = role.getArn();
         String name = role.getName();
         identify(arn, name);
@@ -53,6 +59,7 @@ public class CreatedNodeRole extends NodeRole {
                             .policyArn(facts.awsManagedPolicyArn(policy))
                             .build());
         }
-        NodeAccessEntry.of(this, "access-entry", facts, arn, CONFIG_MAP_ONLY);
+        EksAccessEntry accessEntry = NodeAccessEntry.of(this, "access-entry", facts, arn, CONFIG_MAP_ONLY);
+        config.adoption().nodeAccessEntry().map(TerraformStrings::literal).ifPresent(accessEntry::importFrom);
     }
 }

@@ -1,6 +1,7 @@
 package dev.platform.karpenter.iam;
 
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.TerraformStrings;
 import imports.aws.iam_instance_profile.IamInstanceProfile;
 import imports.aws.iam_instance_profile.IamInstanceProfileConfig;
 import software.constructs.Construct;
@@ -15,9 +16,13 @@ public class NodeInstanceProfile extends Construct {
                 this,
                 "profile",
                 IamInstanceProfileConfig.builder()
-                        .name(config.names().instanceProfile())
+                        .name(config.adoption()
+                                .instanceProfile()
+                                .map(TerraformStrings::literal)
+                                .orElse(config.names().instanceProfile()))
                         .role(nodeRole.name())
                         .build());
+        config.adoption().instanceProfile().map(TerraformStrings::literal).ifPresent(profile::importFrom);
     }
 
     public String name() {

@@ -37,7 +37,7 @@ public class InterruptionQueue extends Construct {
         name = queue.getName();
         arn = queue.getArn();
 
-        new SqsQueuePolicy(
+        SqsQueuePolicy policy = new SqsQueuePolicy(
                 this,
                 "policy",
                 SqsQueuePolicyConfig.builder()
@@ -45,6 +45,11 @@ public class InterruptionQueue extends Construct {
                         .policy(policyDocument(Regions.dnsSuffix(config.region()))
                                 .toJson())
                         .build());
+        // The queue's URL is the import id of the queue and of its policy alike.
+        config.adoption().queue().map(TerraformStrings::literal).ifPresent(url -> {
+            queue.importFrom(url);
+            policy.importFrom(url);
+        });
     }
 
     /** The queue's name as a Terraform reference. */

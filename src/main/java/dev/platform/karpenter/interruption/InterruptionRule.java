@@ -14,9 +14,12 @@ public class InterruptionRule extends Construct {
     /** Upstream's target id; kept so rules made by the getting-started template and by this app look alike. */
     static final String TARGET_ID = "KarpenterInterruptionQueueTarget";
 
+    private final CloudwatchEventRule rule;
+    private final CloudwatchEventTarget target;
+
     public InterruptionRule(Construct scope, String id, String ruleName, Event event, String queueArn) {
         super(scope, id);
-        CloudwatchEventRule rule = new CloudwatchEventRule(
+        rule = new CloudwatchEventRule(
                 this,
                 "rule",
                 CloudwatchEventRuleConfig.builder()
@@ -24,7 +27,7 @@ public class InterruptionRule extends Construct {
                         .description("Karpenter interruption handling: " + event.detailType())
                         .eventPattern(eventPattern(event))
                         .build());
-        new CloudwatchEventTarget(
+        target = new CloudwatchEventTarget(
                 this,
                 "target",
                 CloudwatchEventTargetConfig.builder()
@@ -32,6 +35,12 @@ public class InterruptionRule extends Construct {
                         .targetId(TARGET_ID)
                         .arn(queueArn)
                         .build());
+    }
+
+    /** Imports the existing rule of that name and its queue target instead of creating them. */
+    void adopt(String ruleName) {
+        rule.importFrom(ruleName);
+        target.importFrom(ruleName + "/" + TARGET_ID);
     }
 
     /** {"source":[...],"detail-type":[...]}: matches the event's source and detail-type exactly. */

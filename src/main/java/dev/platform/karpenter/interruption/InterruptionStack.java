@@ -6,8 +6,10 @@ import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.aws.AwsProviders;
 import dev.platform.karpenter.aws.ClusterGuards;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.versions.InterruptionEvents;
 import dev.platform.karpenter.versions.InterruptionEvents.Event;
+import java.util.Optional;
 import software.constructs.Construct;
 
 /** {@code <cluster>-interruption}: the SQS queue Karpenter drains and the EventBridge rules that feed it. */
@@ -25,8 +27,19 @@ public class InterruptionStack extends TerraformStack {
         ClusterGuards.guardedCluster(this, config);
         queue = new InterruptionQueue(this, "interruption_queue", config);
         for (Event event : InterruptionEvents.handledBy(config.release())) {
-            new InterruptionRule(
-                    this, event.ruleSuffix(), config.names().eventRule(event.ruleSuffix()), event, queue.arn());
+            // An adopted rule keeps its name (a name_prefix one included), so no second set forwards each event.
+            String adopted = Optional.ofNullable(config.adoption().eventRules().get(event.ruleSuffix()))
+                    .map(TerraformStrings::literal)
+                    .orElse(null);
+            InterruptionRule rule = new InterruptionRule(
+                    this,
+                    event.ruleSuffix(),
+                    adopted != null ? adopted : config.names().eventRule(event.ruleSuffix()),
+                    event,
+                    queue.arn());
+            if (adopted != null) {
+                rule.adopt(adopted);
+            }
         }
         new TerraformOutput(
                 this,

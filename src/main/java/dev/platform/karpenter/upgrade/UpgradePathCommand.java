@@ -33,8 +33,11 @@ public final class UpgradePathCommand {
         System.exit(run(Path.of("").toAbsolutePath(), args, System.getenv(), System.out, System.err));
     }
 
-    /** Prints the path to {@code out}; bad input is one line on {@code err} and exit status 2. */
-    static int run(Path projectDir, String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+    /**
+     * Prints the path to {@code out}; bad input is one line on {@code err} and exit status 2. Public for the adoption
+     * walk (adopt.AdoptionIT), which starts it on an adopted installation's state.
+     */
+    public static int run(Path projectDir, String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
         try {
             UpgradeOptions options = UpgradeOptions.parse(args);
             Path file = options.tfvars()

@@ -116,14 +116,18 @@ public final class TerraformRunner {
                 changes.add(new PlannedChange(
                         change.at("/resource/addr").asText(),
                         change.at("/resource/resource_type").asText(),
-                        change.path("action").asText()));
+                        change.path("action").asText(),
+                        change.at("/importing/id").asText("")));
             }
         }
         return changes;
     }
 
-    /** A planned change of one resource instance; the action is create, update, delete, replace, read, ... */
-    public record PlannedChange(String address, String type, String action) {}
+    /**
+     * A planned change of one resource instance; the action is create, update, delete, replace, read, remove (forget),
+     * ... and {@code importId} the id an import block imports it from, empty when it is not imported.
+     */
+    public record PlannedChange(String address, String type, String action, String importId) {}
 
     /**
      * Applies the plan {@link #planToApply()} saved: exactly the changes that were inspected, without planning again
@@ -232,6 +236,9 @@ public final class TerraformRunner {
         for (String block : List.of("resource", "data", "ephemeral")) {
             types.put(block, new HashSet<>(Json.fieldNames(config.path(block))));
         }
+        for (JsonNode module : config.path("module")) {
+            addModuleTypes(stackDir.resolve(module.path("source").asText()), types);
+        }
         JsonNode backend = config.at("/terraform/backend");
         Path state = backend.isMissingNode()
                 ? stackDir.resolve("terraform.tfstate")
@@ -245,6 +252,24 @@ public final class TerraformRunner {
             }
         }
         return new TrimmedSchemaProxy.Types(types.get("resource"), types.get("data"), types.get("ephemeral"));
+    }
+
+    /** The types a local module's .tf files declare: a root that calls a module declares none of its own. */
+    private static void addModuleTypes(Path moduleDir, Map<String, Set<String>> types) {
+        if (!Files.isDirectory(moduleDir)) {
+            return;
+        }
+        java.util.regex.Pattern block = java.util.regex.Pattern.compile("(?m)^(resource|data) \"([a-z0-9_]+)\"");
+        try (java.util.stream.Stream<Path> files = Files.list(moduleDir)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".tf")).toList()) {
+                java.util.regex.Matcher m = block.matcher(Files.readString(file));
+                while (m.find()) {
+                    types.get(m.group(1)).add(m.group(2));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
