@@ -5,6 +5,7 @@ import com.hashicorp.cdktf.TerraformResourceLifecycle;
 import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
+import dev.platform.karpenter.nodepools.manifest.RenderedPools;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.KubernetesRange;
 import dev.platform.karpenter.versions.KubernetesSupport;
@@ -52,7 +53,7 @@ public final class ClusterGuards {
         if (!config.upgradeOverride()) { // a step taken outside the cluster's range deliberately (bin/upgrade-path)
             guards.add(chartSupportsTheCluster(config.release(), config.clusterName()));
         }
-        for (AmiFamily family : config.poolsAndClasses().amiFamilies()) {
+        for (AmiFamily family : RenderedPools.of(config).amiFamilies()) {
             family.newestKubernetesMinor().ifPresent(newest -> guards.add(amisExist(config, family, newest)));
         }
         return guards;
@@ -96,7 +97,10 @@ public final class ClusterGuards {
 
     private static Postcondition amisExist(ClusterConfig config, AmiFamily family, int newestKubernetes) {
         List<String> others = AmiFamily.acceptedByAll(NodePoolRules.of(config.release())).stream()
-                .filter(other -> other != family)
+                .filter(other -> other != family
+                        && other.hasAlias()
+                        && other.os().equals(family.os())
+                        && other.newestKubernetesMinor().isEmpty())
                 .map(other -> ConfigException.quoteWhole(other.setting()))
                 .toList();
         return Postcondition.builder()

@@ -120,7 +120,10 @@ class TerraformStringsIT {
                 p.taints(),
                 p.requirements(),
                 p.nodeClass(),
-                p.spec());
+                p.spec(),
+                p.declaredIn(),
+                p.written(),
+                new ObjectMetadata(Map.of("loop", "x"), Map.of("hostile", LOOP, "escaped", ESCAPED_ALREADY)));
         NodeClassSettings n = c.poolsAndClasses().nodeClass(NodeClassSettings.DEFAULT_NODE_CLASS);
         NodeClassSettings nodeClass = new NodeClassSettings(
                 n.name(),
@@ -129,7 +132,10 @@ class TerraformStringsIT {
                 n.discoveryTagKey(),
                 n.discoveryTagValue(),
                 Map.of("team", ALL),
-                n.spec());
+                n.spec(),
+                n.declaredIn(),
+                n.written(),
+                new ObjectMetadata(Map.of(), Map.of("team", ALL)));
         PoolsAndNodeClasses nodePools = new PoolsAndNodeClasses(
                 List.of(pool), List.of(nodeClass), c.poolsAndClasses().uninstallHookImage());
         return new ClusterConfig(

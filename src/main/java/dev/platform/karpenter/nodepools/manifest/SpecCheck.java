@@ -3,11 +3,10 @@ package dev.platform.karpenter.nodepools.manifest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
-import dev.platform.karpenter.config.NodeClassSettings;
-import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
 import dev.platform.karpenter.schema.ReleaseSchemas;
 import dev.platform.karpenter.schema.Violation;
+import dev.platform.karpenter.versions.ApiGeneration;
 import dev.platform.karpenter.versions.DeclaredApis;
 import dev.platform.karpenter.versions.ValuePath;
 import java.util.List;
@@ -33,6 +32,17 @@ public final class SpecCheck {
      */
     public static void requireValid(ClusterConfig config) {
         PoolsAndNodeClasses settings = config.poolsAndClasses();
+        List<GenerationManifests> generations =
+                NodePoolManifests.forApis(config.apis()).generations();
+        for (GenerationManifests generation : generations) {
+            settings.pools()
+                    .forEach(pool -> requireNotOwned(pool.specSetting(), pool.spec(), generation.ownedPoolFields()));
+            settings.nodeClasses()
+                    .forEach(nodeClass -> requireNotOwned(
+                            nodeClass.specSetting(), nodeClass.spec(), generation.ownedNodeClassFields()));
+        }
+        // Building the objects applies the rules between typed settings and specs (SpecRules).
+        RenderedPools rendered = RenderedPools.of(config, ROLE);
         boolean anySpec =
                 settings.pools().stream().anyMatch(pool -> !pool.spec().isEmpty())
                         || settings.nodeClasses().stream()
@@ -40,61 +50,23 @@ public final class SpecCheck {
         if (!anySpec) {
             return;
         }
-        List<GenerationManifests> generations =
-                NodePoolManifests.forApis(config.apis()).generations();
-        for (GenerationManifests generation : generations) {
-            forEachSpec(
-                    settings,
-                    (setting, spec) -> requireNotOwned(setting, spec, generation.ownedPoolFields()),
-                    (setting, spec) -> requireNotOwned(setting, spec, generation.ownedNodeClassFields()));
-        }
         ReleaseSchemas schemas = ReleaseSchemas.of(config.release());
-        for (GenerationManifests generation : generations) {
+        for (RenderedPools.Generation generation : rendered.generations()) {
             // Named where the release declares a generation other than its own (0.32 beside v1alpha5, 1.0 keeping
             // v1beta1), so the line says which one refused.
-            String kindSuffix = generation.generation() == config.release().apiGeneration()
-                    ? ""
-                    : " " + DeclaredApis.spelling(generation.generation());
-            List<PoolSettings> pools = settings.pools();
-            for (int i = 0; i < pools.size(); i++) {
-                if (!pools.get(i).spec().isEmpty()) {
-                    requireAccepted(schemas, generation.pool(pools.get(i)), poolSetting(i), config, kindSuffix);
+            ApiGeneration api = generation.manifests().generation();
+            String kindSuffix = api == config.release().apiGeneration() ? "" : " " + DeclaredApis.spelling(api);
+            for (RenderedPool pool : generation.pools()) {
+                if (!pool.settings().spec().isEmpty()) {
+                    requireAccepted(schemas, pool.object(), pool.settings().specSetting(), config, kindSuffix);
                 }
             }
-            List<NodeClassSettings> nodeClasses = settings.nodeClasses();
-            for (int i = 0; i < nodeClasses.size(); i++) {
-                if (!nodeClasses.get(i).spec().isEmpty()) {
+            for (RenderedNodeClass nodeClass : generation.nodeClasses()) {
+                if (!nodeClass.settings().spec().isEmpty()) {
                     requireAccepted(
-                            schemas,
-                            generation.nodeClass(nodeClasses.get(i), ROLE),
-                            nodeClassSetting(i),
-                            config,
-                            kindSuffix);
+                            schemas, nodeClass.object(), nodeClass.settings().specSetting(), config, kindSuffix);
                 }
             }
-        }
-    }
-
-    /** node_pool_spec for the pool "default", node_pools[N].spec for the others. */
-    public static String poolSetting(int index) {
-        return index == 0 ? "node_pool_spec" : "node_pools[" + (index - 1) + "].spec";
-    }
-
-    /** node_class_spec for the node class "default", node_classes[N].spec for the others. */
-    public static String nodeClassSetting(int index) {
-        return index == 0 ? "node_class_spec" : "node_classes[" + (index - 1) + "].spec";
-    }
-
-    private interface SpecVisitor {
-        void visit(String setting, Map<String, Object> spec);
-    }
-
-    private static void forEachSpec(PoolsAndNodeClasses settings, SpecVisitor pools, SpecVisitor nodeClasses) {
-        for (int i = 0; i < settings.pools().size(); i++) {
-            pools.visit(poolSetting(i), settings.pools().get(i).spec());
-        }
-        for (int i = 0; i < settings.nodeClasses().size(); i++) {
-            nodeClasses.visit(nodeClassSetting(i), settings.nodeClasses().get(i).spec());
         }
     }
 

@@ -67,6 +67,12 @@ final class V1Alpha5Manifests extends GenerationManifests {
         return Map.of(List.of("instanceProfile"), GenerationManifests.V0_INSTANCE_PROFILE_REASON);
     }
 
+    /** A Provisioner holds its requirements at the top of its spec. */
+    @Override
+    List<String> requirementsPath() {
+        return List.of("requirements");
+    }
+
     /** The node role is not named: nodes take the controller's default instance profile. */
     @Override
     AwsNodeTemplateSpec nodeClassSpec(NodeClassSettings nodeClass, String nodeRoleName) {
@@ -74,15 +80,16 @@ final class V1Alpha5Manifests extends GenerationManifests {
                 nodeClass.amiFamily().setting(),
                 nodeClass.discovery(),
                 nodeClass.discovery(),
-                nodeClass.blockDevices(),
+                nodeClass.amiFamily().blockDevices(),
                 nodeClass.tags());
     }
 
     @Override
-    ProvisionerSpec poolSpec(PoolSettings pool) {
-        Map<String, Object> resources = PoolRequirements.limits(pool);
+    ProvisionerSpec poolSpec(TypedPool typed) {
+        PoolSettings pool = typed.settings();
+        Map<String, Object> resources = PoolRequirements.limits(typed);
         return new ProvisionerSpec(
-                PoolRequirements.of(pool),
+                PoolRequirements.of(typed),
                 pool.labels(),
                 PoolRequirements.taints(pool),
                 new Limits(resources),

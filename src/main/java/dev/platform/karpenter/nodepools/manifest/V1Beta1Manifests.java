@@ -31,7 +31,8 @@ final class V1Beta1Manifests extends GenerationManifests {
 
     /** consolidateAfter only with WhenEmpty, where the CRD requires it. */
     @Override
-    NodePoolSpec poolSpec(PoolSettings pool) {
+    NodePoolSpec poolSpec(TypedPool typed) {
+        PoolSettings pool = typed.settings();
         Disruption disruption = pool.consolidation()
                 ? new Disruption("WhenUnderutilized", null, pool.expireAfter())
                 // v1alpha5 without consolidation removed empty nodes only after ttlSecondsAfterEmpty, or never.
@@ -42,7 +43,7 @@ final class V1Beta1Manifests extends GenerationManifests {
                                 .orElse("Never"),
                         pool.expireAfter());
         return NodePoolSpec.of(
-                pool,
+                typed,
                 new NodeClassRef(EC2_NODE_CLASS.apiVersion(), null, EC2_NODE_CLASS.kind(), pool.nodeClass()),
                 null,
                 disruption);
