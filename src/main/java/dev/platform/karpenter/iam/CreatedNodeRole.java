@@ -53,6 +53,6 @@ public class CreatedNodeRole extends NodeRole {
                             .policyArn(facts.awsManagedPolicyArn(policy))
                             .build());
         }
-        NodeAccessEntry.of(this, "access-entry", facts, arn, CONFIG_MAP_ONLY);
+        NodeAccessEntry.of(this, "access-entry", config, facts, arn, CONFIG_MAP_ONLY);
     }
 }

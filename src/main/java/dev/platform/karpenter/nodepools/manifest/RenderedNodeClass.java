@@ -1,7 +1,9 @@
 package dev.platform.karpenter.nodepools.manifest;
 
 import dev.platform.karpenter.config.AmiFamily;
+import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.NodeClassSettings;
+import dev.platform.karpenter.config.SettingsCatalogue;
 import java.util.Map;
 import java.util.Optional;
 
@@ -27,6 +29,18 @@ public record RenderedNodeClass(NodeClassSettings settings, KubernetesObject<Map
         return SpecRules.familyIn(object.spec(), "")
                 .map(SpecRules.WrittenFamily::family)
                 .orElse(settings.amiFamily());
+    }
+
+    /**
+     * Where its family is written, for messages: the spec's field ("node_class_spec.amiSelectorTerms[0].alias =
+     * \"al2@latest\"") or the typed setting ("ami_family = \"AL2\"").
+     */
+    public String familySource() {
+        return SpecRules.familyIn(settings.spec(), settings.specSetting())
+                .map(written -> written.field() + " = " + ConfigException.quote(written.value()))
+                .orElseGet(() -> settings.written(SettingsCatalogue.AMI_FAMILY)
+                                .orElse(SettingsCatalogue.AMI_FAMILY.key())
+                        + " = " + ConfigException.quote(settings.amiFamily().setting()));
     }
 
     /** The operating system of its nodes; empty for Custom AMIs, whose system the project cannot know. */

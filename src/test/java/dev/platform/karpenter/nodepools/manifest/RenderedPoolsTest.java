@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
+import dev.platform.karpenter.testing.TestConfigs;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -191,6 +192,95 @@ class RenderedPoolsTest {
                 config(V1, "ami_family = \"Custom\""),
                 "ami_family = \"Custom\" selects no AMI: write amiSelectorTerms (by id, name or tags) and userData in"
                         + " node_class_spec");
+    }
+
+    // --- Pools and node classes under their own names ---------------------------------------------------------
+
+    @Test
+    void onlyTheNamedPoolsAndTheClassesTheyUseAreRendered() {
+        ClusterConfig config = config(
+                V1,
+                "default_node_pool = false",
+                "node_classes = [{ name = \"windows\", ami_family = \"Windows2022\" }, { name = \"unused\" }]",
+                "node_pools = [{ name = \"general-purpose\", node_class = \"windows\" }, { name = \"gpu\","
+                        + " node_class = \"windows\" }]");
+
+        assertThat(Rendered.identities(Rendered.of(config)))
+                .containsExactly(
+                        "karpenter.sh/v1 NodePool general-purpose",
+                        "karpenter.sh/v1 NodePool gpu",
+                        "karpenter.k8s.aws/v1 EC2NodeClass windows");
+    }
+
+    @Test
+    void anEntryNamedDefaultIsThePoolDefaultOnAnyClass() {
+        ClusterConfig config = config(
+                V1,
+                "cpu_limit = 50",
+                "node_classes = [{ name = \"windows\", ami_family = \"Windows2019\" }]",
+                "node_pools = [{ name = \"default\", node_class = \"windows\", spec = { weight = 5 } }]");
+        List<JsonNode> documents = Rendered.of(config);
+
+        assertThat(Rendered.identities(documents))
+                .containsExactly("karpenter.sh/v1 NodePool default", "karpenter.k8s.aws/v1 EC2NodeClass windows");
+        JsonNode pool = Rendered.spec(documents, "NodePool", "default");
+        assertThat(pool.path("weight").asInt()).isEqualTo(5);
+        assertThat(pool.path("limits").path("cpu").asInt()).isEqualTo(50); // the top-level settings, inherited
+        assertThat(pool.at("/template/spec/nodeClassRef/name").asText()).isEqualTo("windows");
+    }
+
+    @Test
+    void anEntryNamedDefaultIsTheNodeClassDefault() {
+        ClusterConfig config = config(
+                V1,
+                "node_classes = [{ name = \"default\", ami_family = \"AL2023\", metadata = { annotations = {"
+                        + " \"kubernetes.io/description\" = \"General purpose\" } } }]");
+        List<JsonNode> documents = Rendered.of(config);
+
+        assertThat(Rendered.identities(documents))
+                .containsExactly("karpenter.sh/v1 NodePool default", "karpenter.k8s.aws/v1 EC2NodeClass default");
+        JsonNode nodeClass = Rendered.find(documents, "EC2NodeClass", "default");
+        assertThat(nodeClass.at("/spec/amiSelectorTerms/0/alias").asText()).isEqualTo("al2023@latest");
+        assertThat(nodeClass
+                        .at("/metadata/annotations/kubernetes.io~1description")
+                        .asText())
+                .isEqualTo("General purpose");
+    }
+
+    @Test
+    void aClassDefaultNoPoolUsesIsRenderedOnlyWhereDeclared() {
+        String elsewhere = "node_classes = [{ name = \"other\" }]\nnode_pools = [{ name = \"p\", node_class ="
+                + " \"other\" }]\ndefault_node_pool = false";
+        assertThat(Rendered.identities(Rendered.of(config(V1, elsewhere))))
+                .containsExactly("karpenter.sh/v1 NodePool p", "karpenter.k8s.aws/v1 EC2NodeClass other");
+        assertThat(Rendered.identities(Rendered.of(config(V1, elsewhere, "node_class_spec = { userData = \"x\" }"))))
+                .containsExactly(
+                        "karpenter.sh/v1 NodePool p",
+                        "karpenter.k8s.aws/v1 EC2NodeClass default",
+                        "karpenter.k8s.aws/v1 EC2NodeClass other");
+    }
+
+    @Test
+    void metadataLabelsAndAnnotationsAreTheEntrysAndTheNameTheProjects() {
+        ClusterConfig config = config(
+                V1,
+                "node_pools = [{ name = \"batch\", metadata = { labels = { team = \"data\" }, annotations = {"
+                        + " \"kubernetes.io/description\" = \"Batch jobs\" } } }]");
+        JsonNode pool = Rendered.find(Rendered.of(config), "NodePool", "batch");
+
+        assertThat(pool.at("/metadata/labels/team").asText()).isEqualTo("data");
+        assertThat(pool.at("/metadata/annotations/kubernetes.io~1description").asText())
+                .isEqualTo("Batch jobs");
+        TestConfigs.assertRejected(
+                TestConfigs.tfvars(V1, "node_pools = [{ name = \"batch\", metadata = { name = \"other\" } }]"),
+                "node_pools[0].metadata.name is set by the project");
+        TestConfigs.assertRejected(
+                TestConfigs.tfvars(
+                        V1, "node_classes = [{ name = \"c\", metadata = { labels = { \"bad key!\" = \"x\" } } }]"),
+                "node_classes[0].metadata.labels");
+        TestConfigs.assertRejected(
+                TestConfigs.tfvars(V1, "node_pools = [{ name = \"batch\", metadata = { owner = \"me\" } }]"),
+                "node_pools[0].metadata.owner: unknown field; allowed: \"labels\", \"annotations\"");
     }
 
     // --- Derived facts ---------------------------------------------------------------------------------------
