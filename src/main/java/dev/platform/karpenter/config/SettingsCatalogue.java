@@ -543,6 +543,13 @@ public final class SettingsCatalogue {
                         architectures  = ["arm64"]
                         cpu_limit      = 100
                         node_taints    = [{ key = "arch", value = "arm64", effect = "NoSchedule" }]
+                      },
+                      # Windows nodes (the node class "windows" below); the cluster needs Windows support turned on
+                      {
+                        name        = "windows"
+                        node_class  = "windows"
+                        node_taints = [{ key = "os", value = "windows", effect = "NoSchedule" }]
+                        metadata    = { annotations = { "kubernetes.io/description" = "Windows workloads" } }
                       }
                     ]""")
             .describe(
@@ -554,6 +561,13 @@ public final class SettingsCatalogue {
     public static final Setting<Boolean> DEFAULT_NODE_POOL = NODE_POOLS_SECTION
             .bool("default_node_pool")
             .byDefault(true)
+            .example("""
+                    false
+                    # a layout without it: pools under their own names, each on its node class
+                    # node_pools = [
+                    #   { name = "general-purpose", node_class = "default" },
+                    #   { name = "gpu", node_class = "gpu", instance_categories = ["g", "p"] }
+                    # ]""")
             .describe(
                     "whether the pool \"default\" exists",
                     "false: only the pools of node_pools (one of them may still be named \"default\"); the settings"
@@ -628,6 +642,10 @@ public final class SettingsCatalogue {
                             { deviceName = "/dev/xvda", ebs = { volumeSize = "300Gi", volumeType = "gp3", encrypted = true } }
                           ]
                         }
+                      },
+                      {
+                        name       = "windows"
+                        ami_family = "Windows2022"
                       }
                     ]""")
             .describe(
