@@ -3,6 +3,7 @@ package dev.platform.karpenter.nodepools.manifest;
 import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.PoolCapacity;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,10 @@ import java.util.function.Predicate;
  * ({@link SpecCheck#requireValid}), so stacks only build what passed.
  */
 public final class RenderedPools {
-    /** The node role as the objects of a model built only for what it derives (no rule reads the role). */
+    /**
+     * The node role in a model built for what it derives and for the CRD check, as the API server sees it once
+     * Terraform resolved the reference (no rule reads the role).
+     */
     static final String ANY_ROLE = "KarpenterNodeRole";
 
     /** One declared generation's objects. */
@@ -33,6 +37,11 @@ public final class RenderedPools {
             return List.copyOf(objects);
         }
     }
+
+    private record Derived(WeakReference<ClusterConfig> config, RenderedPools pools) {}
+
+    /** A few configurations per process (one per cluster of a synth): a list is enough. */
+    private static final List<Derived> DERIVED = new ArrayList<>();
 
     private final List<Generation> generations;
 
@@ -50,9 +59,24 @@ public final class RenderedPools {
         return new RenderedPools(generations);
     }
 
-    /** The model for what it derives: facts, not manifests to apply. */
+    /**
+     * The model for what it derives: facts, not manifests to apply. Built once per configuration (every stack of a
+     * cluster asks: guards, IAM, controller values), remembered by identity while the configuration lives.
+     */
     public static RenderedPools of(ClusterConfig config) {
-        return of(config, ANY_ROLE);
+        synchronized (DERIVED) {
+            DERIVED.removeIf(entry -> entry.config().get() == null);
+            for (Derived entry : DERIVED) {
+                if (entry.config().get() == config) {
+                    return entry.pools();
+                }
+            }
+        }
+        RenderedPools pools = of(config, ANY_ROLE);
+        synchronized (DERIVED) {
+            DERIVED.add(new Derived(new WeakReference<>(config), pools));
+        }
+        return pools;
     }
 
     /** Each declared generation, oldest first (0.32 before retiring: the Provisioners, then the NodePools). */

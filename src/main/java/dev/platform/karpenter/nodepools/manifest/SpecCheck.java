@@ -21,8 +21,6 @@ import java.util.Map;
  */
 public final class SpecCheck {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** The node role as the API server sees it once Terraform resolved the reference. */
-    private static final String ROLE = "KarpenterNodeRole";
 
     private SpecCheck() {}
 
@@ -42,7 +40,7 @@ public final class SpecCheck {
                             nodeClass.specSetting(), nodeClass.spec(), generation.ownedNodeClassFields()));
         }
         // Building the objects applies the rules between typed settings and specs (SpecRules).
-        RenderedPools rendered = RenderedPools.of(config, ROLE);
+        RenderedPools rendered = RenderedPools.of(config);
         boolean anySpec =
                 settings.pools().stream().anyMatch(pool -> !pool.spec().isEmpty())
                         || settings.nodeClasses().stream()
