@@ -59,6 +59,26 @@ public final class AwsRules {
                 value);
     }
 
+    /**
+     * A tag of what Karpenter launches (a node class's tags): EC2 takes any characters, but keys of 1 to 128 and
+     * values of at most 256, and no key starting with "aws:" in any case.
+     */
+    public static void requireEc2Tag(String key, String tagKey, String value) {
+        boolean validKey = !tagKey.isEmpty()
+                && tagKey.codePointCount(0, tagKey.length()) <= MAX_TAG_KEY
+                && !tagKey.regionMatches(true, 0, "aws:", 0, 4);
+        ConfigException.require(
+                validKey,
+                key + " keys",
+                "must be EC2 tag keys of 1 to " + MAX_TAG_KEY + " characters, not starting with \"aws:\"",
+                tagKey);
+        ConfigException.require(
+                value.codePointCount(0, value.length()) <= MAX_TAG_VALUE,
+                key + "." + tagKey,
+                "must be an EC2 tag value of at most " + MAX_TAG_VALUE + " characters",
+                value);
+    }
+
     static String requireNodeGroupName(String key, String value) {
         return ConfigException.requireMatch(
                 NODE_GROUP,

@@ -75,7 +75,7 @@ final class ChartValuesSetting {
             return Map.of();
         }
         ChartValuesSchema schema = ChartValuesSchema.of(release);
-        refuseOwnedAndTemplates(List.of(), values, schema);
+        refuseOwned(List.of(), values, schema);
         schema.check(values).ifPresent(violation -> {
             throw new ConfigException(KEY + "." + violation.path() + ": " + violation.message()
                     + " (chart values of Karpenter " + schema.version() + ")");
@@ -85,12 +85,11 @@ final class ChartValuesSetting {
         return copy;
     }
 
-    private static void refuseOwnedAndTemplates(List<Object> path, Object value, ChartValuesSchema schema) {
+    private static void refuseOwned(List<Object> path, Object value, ChartValuesSchema schema) {
         if (value instanceof Map<?, ?> map) {
             for (Map.Entry<?, ?> entry : map.entrySet()) {
                 String key = String.valueOf(entry.getKey());
                 List<Object> childPath = append(path, key);
-                refuseTemplate(childPath, key);
                 // Owned values are never inside a list.
                 if (childPath.stream().allMatch(String.class::isInstance)) {
                     List<String> keys =
@@ -103,14 +102,12 @@ final class ChartValuesSetting {
                         refuseRemovingOwned(childPath, keys, schema);
                     }
                 }
-                refuseOwnedAndTemplates(childPath, entry.getValue(), schema);
+                refuseOwned(childPath, entry.getValue(), schema);
             }
         } else if (value instanceof List<?> list) {
             for (int i = 0; i < list.size(); i++) {
-                refuseOwnedAndTemplates(append(path, i), list.get(i), schema);
+                refuseOwned(append(path, i), list.get(i), schema);
             }
-        } else if (value instanceof String text) {
-            refuseTemplate(path, text);
         }
     }
 
@@ -122,14 +119,6 @@ final class ChartValuesSetting {
                         + ", which the project sets (" + owner.setting() + ")");
             }
         });
-    }
-
-    /** Terraform reads "${" and "%{" in a configuration string as a template; no chart value needs them. */
-    private static void refuseTemplate(List<Object> path, String text) {
-        if (text.contains("${") || text.contains("%{")) {
-            throw new ConfigException(
-                    where(path) + ": must not contain \"${\" or \"%{\"; Terraform would read it as a template");
-        }
     }
 
     private static String where(List<Object> path) {

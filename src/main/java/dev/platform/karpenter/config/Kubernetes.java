@@ -45,20 +45,55 @@ public final class Kubernetes {
     }
 
     /** A label key (also taint and requirement keys): an optional DNS subdomain prefix and '/', then a name. */
-    static String requireLabelKey(String key, String name) {
-        int slash = name.indexOf('/');
-        String prefix = slash < 0 ? "" : name.substring(0, slash);
-        boolean validPrefix = slash < 0
-                || prefix.length() <= 253 && DNS_SUBDOMAIN.matcher(prefix).matches();
+    public static String requireLabelKey(String key, String name) {
         return ConfigException.require(
-                validPrefix && NAME_PART.matcher(name.substring(slash + 1)).matches(),
+                isQualifiedName(name),
                 key,
                 "must hold Kubernetes label keys such as \"example.com/team\" (a lowercase DNS prefix and '/', then at "
                         + "most 63 letters, digits, '-', '_' or '.')",
                 name);
     }
 
-    static String requireLabelValue(String key, String value) {
+    /**
+     * An annotation key, or any key Kubernetes checks as a qualified name (taints, requirements): the same syntax as a
+     * label key.
+     */
+    public static String requireQualifiedName(String key, String name) {
+        return ConfigException.require(
+                isQualifiedName(name),
+                key,
+                "must be a Kubernetes qualified name such as \"example.com/name\" (a lowercase DNS prefix and '/', then"
+                        + " at most 63 letters, digits, '-', '_' or '.')",
+                name);
+    }
+
+    /** What the API server takes as a key of labels and annotations: an optional DNS subdomain and '/', a name. */
+    private static boolean isQualifiedName(String name) {
+        int slash = name.indexOf('/');
+        String prefix = slash < 0 ? "" : name.substring(0, slash);
+        boolean validPrefix = slash < 0
+                || prefix.length() <= 253 && DNS_SUBDOMAIN.matcher(prefix).matches();
+        return validPrefix && NAME_PART.matcher(name.substring(slash + 1)).matches();
+    }
+
+    /** All of an object's annotations, keys and values, in bytes: the API server's limit. */
+    public static final int MAX_ANNOTATIONS_BYTES = 256 * 1024;
+
+    /** Annotations whose keys and values together stay within what the API server stores. */
+    public static void requireAnnotationsSize(String key, java.util.Map<String, ?> annotations) {
+        long size = 0;
+        for (java.util.Map.Entry<String, ?> entry : annotations.entrySet()) {
+            size += entry.getKey().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                    + String.valueOf(entry.getValue()).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        }
+        long total = size;
+        ConfigException.require(
+                total <= MAX_ANNOTATIONS_BYTES,
+                () -> key + " holds " + total + " bytes of keys and values; Kubernetes allows at most "
+                        + MAX_ANNOTATIONS_BYTES + " for an object's annotations");
+    }
+
+    public static String requireLabelValue(String key, String value) {
         return ConfigException.requireMatch(
                 LABEL_VALUE,
                 63,

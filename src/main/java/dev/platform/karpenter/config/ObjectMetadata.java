@@ -1,6 +1,5 @@
 package dev.platform.karpenter.config;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,9 +11,6 @@ import java.util.Map;
  */
 public record ObjectMetadata(Map<String, String> labels, Map<String, String> annotations) {
     public static final ObjectMetadata NONE = new ObjectMetadata(Map.of(), Map.of());
-
-    /** The API server's limit on the annotations of one object, keys and values together. */
-    static final int MAX_ANNOTATIONS_BYTES = 256 * 1024;
 
     /** {@code written} is the entry's metadata map; {@code key} its place ("node_pools[0].metadata"). */
     static ObjectMetadata from(String key, Map<String, Object> written) {
@@ -42,12 +38,7 @@ public record ObjectMetadata(Map<String, String> labels, Map<String, String> ann
                             key + "." + field + ": unknown field; allowed: \"labels\", \"annotations\"");
             }
         });
-        int bytes = annotations.entrySet().stream()
-                .mapToInt(entry -> (entry.getKey() + entry.getValue()).getBytes(StandardCharsets.UTF_8).length)
-                .sum();
-        ConfigException.require(
-                bytes <= MAX_ANNOTATIONS_BYTES,
-                () -> key + ".annotations: " + bytes + " bytes, more than the API server's " + MAX_ANNOTATIONS_BYTES);
+        Kubernetes.requireAnnotationsSize(key + ".annotations", annotations);
         // The order written stays the order rendered.
         return new ObjectMetadata(Collections.unmodifiableMap(labels), Collections.unmodifiableMap(annotations));
     }

@@ -2,25 +2,38 @@ package dev.platform.karpenter.config;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Makes text that came from the configuration literal for Terraform: in a JSON configuration Terraform evaluates
- * every string as a template, so {@code ${...}} and {@code %{...}} in a user's value would be run at plan time.
- * Doubling them ({@code $${}, {@code %%{}) makes Terraform read them as plain text. The validation already refuses
- * these characters wherever a setting lands; this is the second wall, applied where strings enter a stack.
+ * The one escape for text that came from the configuration on its way into Terraform. In a JSON configuration
+ * Terraform evaluates every string as a template, so {@code ${...}} and {@code %{...}} in a user's value would run
+ * at plan time; doubled ({@code $${}, {@code %%{}) they are plain text again. A whole document (Helm values, an
+ * output's YAML) that also carries the project's own references goes through {@link TerraformDocument}, which
+ * escapes all of its text here and then puts the references back.
  *
- * <p>cdktf's own references inside a string ({@code ${TfToken[TOKEN.n]}}, resolved to Terraform references at
- * synth) are left as they are: they are the app's, and no setting can contain one (the validation refuses '$').
+ * <p>cdktf resolves its token markers ({@code ${TfToken[TOKEN.n]}}) anywhere in a string, even behind an escaping
+ * {@code $}: a user's text spelling one would turn into a reference. That one start is written
+ * {@code ${"$"}{TfToken[}, which Terraform yields as {@code ${TfToken[} and in which cdktf finds no marker.
  */
 public final class TerraformStrings {
-    private static final Pattern TEMPLATE_START = Pattern.compile("\\$\\{(?!TfToken\\[TOKEN\\.\\d+]})|%\\{");
+    private static final Pattern TEMPLATE_START = Pattern.compile("\\$\\{(TfToken\\[)?|%\\{|#\\{TfToken\\[");
 
     private TerraformStrings() {}
 
-    /** The text with every template start doubled, so that Terraform yields it unchanged. */
+    /** The text as a Terraform string template that yields exactly the text. */
     public static String literal(String text) {
-        return TEMPLATE_START.matcher(text).replaceAll(m -> m.group().charAt(0) == '$' ? "\\$\\$\\{" : "%%\\{");
+        return TEMPLATE_START.matcher(text).replaceAll(match -> Matcher.quoteReplacement(escape(match.group())));
+    }
+
+    private static String escape(String start) {
+        return switch (start) {
+            case "${" -> "$${";
+            case "%{" -> "%%{";
+            // cdktf's list-token marker, likewise spelled so that cdktf finds none.
+            case "#{TfToken[" -> "#${\"{\"}TfToken[";
+            default -> "${\"$\"}{TfToken[";
+        };
     }
 
     /** {@link #literal(String)} applied to every key and value. */
@@ -28,5 +41,14 @@ public final class TerraformStrings {
         Map<String, String> result = new LinkedHashMap<>();
         map.forEach((key, value) -> result.put(literal(key), literal(value)));
         return result;
+    }
+
+    /**
+     * The text as a quoted string inside a Terraform expression ({@code ${contains(list, "TEXT")}}): HCL's string
+     * escapes for quotes, backslashes and control characters (as tfvars spells them), then {@link #literal(String)},
+     * since a quoted string is a template too.
+     */
+    public static String quoted(String text) {
+        return literal(ConfigException.quoteWhole(text));
     }
 }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ControllerIdentity;
 import dev.platform.karpenter.config.ControllerResources;
+import dev.platform.karpenter.config.TerraformDocument;
 import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.config.Toleration;
 import dev.platform.karpenter.nodepools.manifest.RenderedPools;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The values of the karpenter chart, typed, placed at the keys of the chart generation they are for.
@@ -150,16 +152,24 @@ public record ControllerValues(
      * The values tree; settings left at the chart's default (no resources, tolerations or affinity) are omitted. The
      * affinity, merged, keeps the controller off Karpenter's nodes whoever wrote its required node terms.
      */
-    @SuppressWarnings("unchecked")
     public ObjectNode toTree() {
+        return tree(UnaryOperator.identity());
+    }
+
+    /** The tree with each value that is a Terraform reference passed through {@code reference}. */
+    @SuppressWarnings("unchecked")
+    private ObjectNode tree(UnaryOperator<String> reference) {
         ObjectNode root = JSON.createObjectNode();
         put(root, keys.clusterName(), clusterName);
-        put(root, keys.clusterEndpoint(), clusterEndpoint);
-        put(root, keys.interruptionQueue(), interruptionQueue);
-        keys.defaultInstanceProfile().ifPresent(path -> put(root, path, defaultInstanceProfile.orElseThrow()));
+        put(root, keys.clusterEndpoint(), reference.apply(clusterEndpoint));
+        put(root, keys.interruptionQueue(), reference.apply(interruptionQueue));
+        keys.defaultInstanceProfile()
+                .ifPresent(path -> put(root, path, reference.apply(defaultInstanceProfile.orElseThrow())));
         put(root, HelmValueKeys.SERVICE_ACCOUNT_NAME, serviceAccountName);
         if (!serviceAccountAnnotations.isEmpty()) {
-            put(root, HelmValueKeys.SERVICE_ACCOUNT_ANNOTATIONS, serviceAccountAnnotations);
+            Map<String, String> annotations = new LinkedHashMap<>(serviceAccountAnnotations);
+            annotations.computeIfPresent(ROLE_ARN_ANNOTATION, (key, arn) -> reference.apply(arn));
+            put(root, HelmValueKeys.SERVICE_ACCOUNT_ANNOTATIONS, annotations);
         }
         put(root, HelmValueKeys.REPLICAS, replicas);
         if (!resources.isChartDefault()) {
@@ -199,21 +209,25 @@ public record ControllerValues(
         });
     }
 
+    /**
+     * The values as the release's Terraform string: every value literal (affinity, tolerations, controller_values
+     * are the user's) but the references of the endpoint, queue, instance profile and role the project placed.
+     */
     public String toYaml() {
-        return write(toTree());
+        TerraformDocument document = new TerraformDocument();
+        return document.toTerraform(write(tree(document::referenceOrText)));
     }
 
     /** A values document setting one key, e.g. the CRD chart's webhook namespace. */
     static String yaml(ValuePath path, Object value) {
         ObjectNode root = JSON.createObjectNode();
         put(root, path, value);
-        return write(root);
+        return TerraformStrings.literal(write(root));
     }
 
     private static String write(ObjectNode root) {
         try {
-            // Affinity, tolerations and resources are the user's; the references in the tree are cdktf tokens.
-            return TerraformStrings.literal(YAML.writeValueAsString(root));
+            return YAML.writeValueAsString(root);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,6 +1,7 @@
 package dev.platform.karpenter.iam;
 
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.TerraformStrings;
 import imports.aws.data_aws_eks_node_group.DataAwsEksNodeGroup;
 import imports.aws.data_aws_eks_node_group.DataAwsEksNodeGroupConfig;
 import imports.aws.data_aws_eks_node_groups.DataAwsEksNodeGroups;
@@ -42,7 +43,7 @@ final class GivenRoleAccessEntry extends Construct {
         EksAccessEntry entry = NodeAccessEntry.of(this, "access-entry", config, facts, roleArn, CONFIG_MAP_ONLY);
         entry.addOverride(
                 "count",
-                "${contains([for g in data.aws_eks_node_group.given_role_node_group : g.node_role_arn], \"" + roleArn
-                        + "\") ? 0 : 1}");
+                "${contains([for g in data.aws_eks_node_group.given_role_node_group : g.node_role_arn], "
+                        + TerraformStrings.quoted(roleArn) + ") ? 0 : 1}");
     }
 }

@@ -6,6 +6,7 @@ import com.hashicorp.cdktf.Token;
 import dev.platform.karpenter.aws.AwsProviders;
 import dev.platform.karpenter.aws.ClusterAccess;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.TerraformDocument;
 import dev.platform.karpenter.controller.ControllerStack;
 import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.nodepools.manifest.KubernetesObject;
@@ -46,8 +47,9 @@ public class NodePoolsStack extends TerraformStack {
         addDependency(controller);
 
         NodePoolManifests manifests = NodePoolManifests.forApis(config.apis());
+        TerraformDocument document = new TerraformDocument();
         List<KubernetesObject<Map<String, Object>>> objects =
-                manifests.render(config.poolsAndClasses(), iam.nodeRoleName());
+                manifests.render(config.poolsAndClasses(), document.referenceOrText(iam.nodeRoleName()));
         ClusterAccess cluster = new ClusterAccess(this, "cluster", config);
         ManifestChart chart = new ManifestChart(this, "manifest-chart");
         List<Object> released = Stream.concat(
@@ -61,12 +63,12 @@ public class NodePoolsStack extends TerraformStack {
                 .name(RELEASE_NAME)
                 .namespace(config.namespace())
                 .chart(chart.path())
-                .values(List.of(ManifestYaml.helmValues(released)))
+                .values(List.of(ManifestYaml.helmValues(released, document)))
                 .wait(true)
                 .timeout(RELEASE_TIMEOUT_SECONDS)
                 .build();
         TerraformOutput.Builder.create(this, "manifests_yaml")
-                .value(ManifestYaml.documents(objects))
+                .value(ManifestYaml.documents(objects, document))
                 .description("The applied pools and node class as YAML, for kubectl apply -f -")
                 .build();
 

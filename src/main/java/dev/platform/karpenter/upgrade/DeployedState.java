@@ -12,6 +12,7 @@ import dev.platform.karpenter.backend.StateBackends;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.StateBackendSettings;
+import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.UpgradeStation;
@@ -106,8 +107,8 @@ final class DeployedState {
                     .build();
             deployed.addOverride(
                     "count",
-                    "${contains(data.aws_s3_objects." + objects.getFriendlyUniqueId() + ".keys, \"" + key
-                            + "\") ? 1 : 0}");
+                    "${contains(data.aws_s3_objects." + objects.getFriendlyUniqueId() + ".keys, "
+                            + TerraformStrings.quoted(key) + ") ? 1 : 0}");
             String outputs = "data.terraform_remote_state." + deployed.getFriendlyUniqueId() + "[0].outputs.";
             return new Expressions(
                     "try(" + outputs + STATION_OUTPUT + ", \"\")", "try(" + outputs + VERSION_OUTPUT + ", \"\")");
@@ -115,10 +116,12 @@ final class DeployedState {
         // The state file itself, read by the file function: Terraform creates an empty one when it first locks it,
         // and rewrites it during an apply, neither of which a count over terraform_remote_state survives.
         String path = StateBackends.localStatePath(iamStack, stateDirFromStack);
-        String outputs = "jsondecode(file(\"" + path + "\")).outputs.";
+        // The project's directory may be named anything: quoted, so that no name is read as an expression.
+        String file = TerraformStrings.quoted(path);
+        String outputs = "jsondecode(file(" + file + ")).outputs.";
         return new Expressions(
-                "fileexists(\"" + path + "\") ? try(" + outputs + STATION_OUTPUT + ".value, \"\") : \"\"",
-                "fileexists(\"" + path + "\") ? try(" + outputs + VERSION_OUTPUT + ".value, \"\") : \"\"");
+                "fileexists(" + file + ") ? try(" + outputs + STATION_OUTPUT + ".value, \"\") : \"\"",
+                "fileexists(" + file + ") ? try(" + outputs + VERSION_OUTPUT + ".value, \"\") : \"\"");
     }
 
     /**

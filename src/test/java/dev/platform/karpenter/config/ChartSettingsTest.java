@@ -150,16 +150,6 @@ class ChartSettingsTest {
                                 + " queue it creates (queue_name)"),
                 refused(
                         V1,
-                        "controller_values = { podAnnotations = { note = \"$${file(\\\"/etc/passwd\\\")}\" } }",
-                        "controller_values.podAnnotations.note: must not contain \"${\" or \"%{\"; Terraform would "
-                                + "read it as a template"),
-                refused(
-                        V1,
-                        "controller_values = { controller = { env = [{ name = \"X\", value = \"%%{if true}\" }] } }",
-                        "controller_values.controller.env[0].value: must not contain \"${\" or \"%{\"; Terraform "
-                                + "would read it as a template"),
-                refused(
-                        V1,
                         "chart_repository = \"https://charts.example.com/karpenter\"",
                         "chart_repository must be an OCI repository such as \"oci://public.ecr.aws/karpenter\" or "
                                 + "\"oci://123456789012.dkr.ecr.us-west-2.amazonaws.com/ecr-public/karpenter\" "

@@ -106,9 +106,6 @@ public final class HostileInputs {
                 "controller_affinity = { nodeAffinity = { x = \"$${file(\\\"/etc/passwd\\\")}\" } }",
                 "queue_kms_key_id = \"k\\\"ey\"",
                 "state_key_prefix = \"a\\u0000b\"",
-                "controller_values = { podAnnotations = { note = \"$${file(\\\"/etc/passwd\\\")}\" } }",
-                "controller_values = { podAnnotations = { \"%%{ if true }x%%{ endif }\" = \"v\" } }",
-                "controller_values = { controller = { env = [{ name = \"A\", value = \"$${x}\" }] } }",
                 "chart_repository = \"oci://$${x}/karpenter\"");
         // 3. Inputs that crashed, hung or made a bad message.
         cases.add(reject("crash", BASE.replace("\"demo\"", "null"), "cluster_name"));
@@ -320,6 +317,14 @@ public final class HostileInputs {
                 + "requiredDuringSchedulingIgnoredDuringExecution = { nodeSelectorTerms = [null, \"x\"] } } } }\n"));
         cases.add(valid.apply(
                 BASE + "controller_values = { nodeSelector = null, podAnnotations = { \"a: b\" = \"\\n\" } }\n"));
+        // Free-form text takes template syntax, escaped for Terraform (TerraformStringsIT evaluates it back).
+        cases.add(valid.apply(
+                BASE + "controller_values = { podAnnotations = { note = \"$${file(\\\"/etc/passwd\\\")}\" } }\n"));
+        cases.add(valid.apply(
+                BASE + "controller_values = { podAnnotations = { \"%%{ if true }x%%{ endif }\" = \"v\" } }\n"));
+        cases.add(valid.apply(
+                BASE + "controller_values = { controller = { env = [{ name = \"A\", value = \"$${x}\" }] } }\n"));
+        cases.add(valid.apply(BASE + "node_class_spec = { userData = \"#!/bin/bash\\necho $${HOME}\" }\n"));
         return cases;
     }
 

@@ -31,7 +31,14 @@ class NodePoolsStackTest {
     /** 1.x with a node role made by the IAM stack, so the role crosses stacks as a Terraform reference. */
     @RegisterExtension
     static final Synthesized V1 = Synthesized.app()
-            .cluster("demo", TestConfigs.V1, "create_iam_role = true")
+            .cluster(
+                    "demo",
+                    TestConfigs.V1,
+                    "create_iam_role = true",
+                    // Template syntax in user text, as HCL spells a literal ${ and %{.
+                    "node_class_spec = { userData = \"#!/bin/bash\\necho $${HOME}\" }",
+                    "node_pool_spec = { template = { metadata = { annotations = { \"example.com/note\" ="
+                            + " \"$${jsonencode(1)} %%{ if true }\" } } } }")
             .synthesize();
 
     @Test
@@ -135,9 +142,30 @@ class NodePoolsStackTest {
     }
 
     @Test
+    void userTextReachesTheValuesAndTheOutputEscapedForTerraform() {
+        JsonNode stack = V1.stack("demo-nodepools");
+        String values = onlyResource(stack, "helm_release").at("/values/0").asText();
+        String output = output(stack, "manifests_yaml");
+
+        for (String carried : List.of(values, output)) {
+            assertThat(carried)
+                    .contains("echo $${HOME}", "$${jsonencode(1)} %%{ if true }")
+                    .doesNotContainPattern("(?<!\\$)\\$\\{(HOME|jsonencode)")
+                    .doesNotContainPattern("(?<!%)%\\{ if");
+        }
+        // What kubectl reads is the user's text itself.
+        assertThat(text(V1.stackDir("demo-nodepools").resolve("manifests/nodepool.yaml")))
+                .contains("echo ${HOME}", "\"${jsonencode(1)} %{ if true }\"");
+    }
+
+    @Test
     void onV1ThePlainFileHasAPlaceholderWhereTheRoleIsOnlyKnownAfterApply() {
         JsonNode stack = V1.stack("demo-nodepools");
-        List<JsonNode> applied = valuesManifests(onlyResource(stack, "helm_release"));
+        // The values as Terraform yields them: the user's text unescaped (its escapes are all this test's config has).
+        ObjectNode release = onlyResource(stack, "helm_release").deepCopy();
+        String values = release.at("/values/0").asText();
+        release.putArray("values").add(values.replace("$${", "${").replace("%%{", "%{"));
+        List<JsonNode> applied = valuesManifests(release);
         List<JsonNode> plain = yamlDocuments(text(V1.stackDir("demo-nodepools").resolve("manifests/nodepool.yaml")));
 
         assertThat(plain.get(1).path("spec").path("role").asText()).isEqualTo("${NODE_ROLE_NAME}");

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SequenceWriter;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import dev.platform.karpenter.config.TerraformStrings;
+import dev.platform.karpenter.config.TerraformDocument;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -65,10 +65,15 @@ public final class ManifestYaml {
     }
 
     /**
-     * Helm values holding the objects, for the chart template that writes each one out with toYaml; literal for
-     * Terraform, which reads the values as a template (labels, taints and tags in them are the user's).
+     * Helm values holding the objects, for the chart template that writes each one out with toYaml, as a Terraform
+     * string: {@code document} holds the references the objects were rendered with; all else is literal.
      */
-    public static String helmValues(List<?> objects) {
-        return TerraformStrings.literal(document(Map.of("manifests", objects)));
+    public static String helmValues(List<?> objects, TerraformDocument document) {
+        return document.toTerraform(document(Map.of("manifests", objects)));
+    }
+
+    /** {@link #documents} as a Terraform string (an output's value), likewise. */
+    public static String documents(List<?> objects, TerraformDocument document) {
+        return document.toTerraform(documents(objects));
     }
 }

@@ -29,6 +29,36 @@ public final class SpecCheck {
      * {@code node_pool_spec.disruption.budgets[0].nodes: "150%" does not match ... (NodePool, Karpenter 1.14.1)}.
      */
     public static void requireValid(ClusterConfig config) {
+        requireValidSpecs(config);
+        requireValidKeys(config);
+    }
+
+    /**
+     * Every rendered pool and node class, in each generation the release declares, through {@link ObjectKeys}:
+     * whatever wrote a key, it is checked as its consumer checks it. A spec's path names the spec's setting; keys of
+     * the typed settings were checked as they were read.
+     */
+    private static void requireValidKeys(ClusterConfig config) {
+        for (RenderedPools.Generation generation : RenderedPools.of(config).generations()) {
+            for (RenderedPool pool : generation.pools()) {
+                String setting = pool.settings().specSetting();
+                ObjectKeys.require(pool.object(), path -> place(setting, path));
+            }
+            for (RenderedNodeClass nodeClass : generation.nodeClasses()) {
+                String setting = nodeClass.settings().specSetting();
+                ObjectKeys.require(nodeClass.object(), path -> place(setting, path));
+            }
+        }
+    }
+
+    /** A path from the object, [spec, template, ...], as the spec setting names it: node_pool_spec.template... */
+    private static String place(String specSetting, List<String> path) {
+        return path.size() > 1 && path.get(0).equals("spec")
+                ? specSetting + "." + String.join(".", path.subList(1, path.size()))
+                : specSetting + "." + String.join(".", path);
+    }
+
+    private static void requireValidSpecs(ClusterConfig config) {
         PoolsAndNodeClasses settings = config.poolsAndClasses();
         List<GenerationManifests> generations =
                 NodePoolManifests.forApis(config.apis()).generations();
