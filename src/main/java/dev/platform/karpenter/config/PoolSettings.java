@@ -62,7 +62,19 @@ public record PoolSettings(
     public static final String DEFAULT_POOL = "default";
 
     /** The typed settings whose being written explicitly matters to the rules of nodepools.manifest.SpecRules. */
-    private static final List<Setting<?>> TRACKED = List.of(CPU_LIMIT, MEMORY_LIMIT, ARCHITECTURES, CAPACITY_TYPES);
+    private static final List<Setting<?>> TRACKED = List.of(
+            CAPACITY_TYPES,
+            ARCHITECTURES,
+            INSTANCE_CATEGORIES,
+            INSTANCE_GENERATION_MIN,
+            NODE_REQUIREMENTS,
+            NODE_LABELS,
+            NODE_TAINTS,
+            CPU_LIMIT,
+            MEMORY_LIMIT,
+            CONSOLIDATION,
+            CONSOLIDATE_AFTER,
+            EXPIRE_AFTER);
 
     private static final Pattern INSTANCE_CATEGORY = Pattern.compile("[a-z]{1,4}");
 
@@ -189,7 +201,12 @@ public record PoolSettings(
     private static Map<String, String> written(Settings settings, String where, Map<String, String> before) {
         Map<String, String> written = new java.util.LinkedHashMap<>(before);
         for (Setting<?> setting : TRACKED) {
-            if (settings.optional(setting).isPresent()) {
+            // An empty list or map counts as left out, as everywhere in the settings.
+            boolean writtenHere = settings.optional(setting)
+                    .filter(value -> !(value instanceof java.util.Collection<?> c && c.isEmpty())
+                            && !(value instanceof Map<?, ?> m && m.isEmpty()))
+                    .isPresent();
+            if (writtenHere) {
                 written.put(setting.key(), where.isEmpty() ? setting.key() : where + "." + setting.key());
             }
         }

@@ -4,6 +4,8 @@ import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.ObjectMetadata;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
+import dev.platform.karpenter.config.Setting;
+import dev.platform.karpenter.config.SettingsCatalogue;
 import dev.platform.karpenter.versions.ApiGeneration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -94,15 +96,31 @@ public abstract sealed class GenerationManifests implements NodePoolManifests
     /** The pool's object, built the same way on the node class it launches with. */
     RenderedPool pool(PoolSettings pool, RenderedNodeClass nodeClass) {
         TypedPool typed = SpecRules.typedPool(pool, nodeClass);
+        Map<String, Object> typedSpec = ManifestYaml.tree(poolSpec(typed));
         RenderedPool rendered = new RenderedPool(
                 pool,
-                poolType.named(
-                        metadata(pool.name(), pool.metadata()),
-                        SpecMerge.over(ManifestYaml.tree(poolSpec(typed)), pool.spec())),
+                poolType.named(metadata(pool.name(), pool.metadata()), SpecMerge.over(typedSpec, pool.spec())),
                 nodeClass,
                 requirementsPath());
+        SpecRules.requireTypedKept(rendered, typedSpec, typedPaths());
         SpecRules.requireAgreement(rendered);
         return rendered;
+    }
+
+    /**
+     * Where this generation's pool spec holds what a typed setting writes (besides the requirements), for
+     * SpecRules: a spec may not overwrite what a setting written for the same pool says.
+     */
+    Map<Setting<?>, List<String>> typedPaths() {
+        Map<Setting<?>, List<String>> paths = new LinkedHashMap<>();
+        paths.put(SettingsCatalogue.NODE_LABELS, List.of("template", "metadata", "labels"));
+        paths.put(SettingsCatalogue.NODE_TAINTS, List.of("template", "spec", "taints"));
+        paths.put(SettingsCatalogue.CPU_LIMIT, List.of("limits", "cpu"));
+        paths.put(SettingsCatalogue.MEMORY_LIMIT, List.of("limits", "memory"));
+        paths.put(SettingsCatalogue.CONSOLIDATION, List.of("disruption", "consolidationPolicy"));
+        paths.put(SettingsCatalogue.CONSOLIDATE_AFTER, List.of("disruption", "consolidateAfter"));
+        paths.put(SettingsCatalogue.EXPIRE_AFTER, List.of("template", "spec", "expireAfter"));
+        return paths;
     }
 
     /** Every pool and node class of {@code settings} in this generation, each built once. */

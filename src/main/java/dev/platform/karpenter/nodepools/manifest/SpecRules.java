@@ -2,17 +2,27 @@ package dev.platform.karpenter.nodepools.manifest;
 
 import static dev.platform.karpenter.config.SettingsCatalogue.AMI_FAMILY;
 import static dev.platform.karpenter.config.SettingsCatalogue.AMI_VERSION;
+import static dev.platform.karpenter.config.SettingsCatalogue.ARCHITECTURES;
+import static dev.platform.karpenter.config.SettingsCatalogue.CAPACITY_TYPES;
 import static dev.platform.karpenter.config.SettingsCatalogue.CPU_LIMIT;
+import static dev.platform.karpenter.config.SettingsCatalogue.INSTANCE_CATEGORIES;
+import static dev.platform.karpenter.config.SettingsCatalogue.INSTANCE_GENERATION_MIN;
 import static dev.platform.karpenter.config.SettingsCatalogue.MEMORY_LIMIT;
+import static dev.platform.karpenter.config.SettingsCatalogue.NODE_REQUIREMENTS;
 
 import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
+import dev.platform.karpenter.config.Setting;
+import java.math.BigDecimal;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The one place where a pool's or node class's typed settings meet its spec (README "Typed settings and a spec").
@@ -30,7 +40,9 @@ import java.util.Optional;
  *       </ul>
  *   <li>A typed setting written for the object that contradicts a field its spec writes is refused, naming both:
  *       ami_family against the alias or amiFamily, ami_version against the alias's version, cpu_limit or
- *       memory_limit against replicas.
+ *       memory_limit against replicas, and any pool setting whose value the spec overwrites or drops (a
+ *       requirement missing from the spec's requirements, a label, taint, limit, disruption or expiry value the spec
+ *       changes).
  *   <li>The object must make sense as a whole: a Custom node class selects its AMIs, and a pool admits the
  *       operating system of its node class (a Windows class behind a linux-only pool is refused, and the reverse).
  * </ol>
@@ -85,6 +97,103 @@ final class SpecRules {
             });
         }
         return new TypedPool(pool, nodeClass.os().orElse(AmiFamily.Os.LINUX), replicas == null);
+    }
+
+    /**
+     * Rule 2 for the rest of a pool's typed settings: what a setting written for the pool put in its object is still
+     * there once the spec is merged (a requirement, a label, a taint, a limit, the disruption and expiry values).
+     */
+    static void requireTypedKept(
+            RenderedPool pool, Map<String, Object> typedSpec, Map<Setting<?>, List<String>> typedPaths) {
+        PoolSettings settings = pool.settings();
+        Map<String, Object> spec = pool.object().spec();
+        if (at(settings.spec(), pool.requirementsPath()) != null) {
+            String field = settings.specSetting() + "." + String.join(".", pool.requirementsPath());
+            List<Map<String, Object>> written = pool.requirements();
+            typedRequirements(settings)
+                    .forEach((setting, requirements) -> settings.written(setting)
+                            .filter(place -> !requirements.stream().allMatch(typed -> contains(written, typed)))
+                            .ifPresent(place -> {
+                                throw new ConfigException(place + " is not in " + field + ", which replaces the typed"
+                                        + " requirements: write it in one place (remove " + place + ", or add "
+                                        + requirements.get(0).key() + " "
+                                        + requirements.get(0).operator() + " "
+                                        + requirements.get(0).values() + " to the spec's requirements)");
+                            }));
+        }
+        typedPaths.forEach((setting, path) -> {
+            Object typed = at(typedSpec, path);
+            Object merged = at(spec, path);
+            if (typed != null && !kept(typed, merged)) {
+                settings.written(setting).ifPresent(place -> {
+                    String field = String.join(".", path);
+                    throw new ConfigException(place + " (" + field + " = "
+                            + ConfigException.quote(String.valueOf(typed))
+                            + ") contradicts " + settings.specSetting() + "." + field + " = "
+                            + ConfigException.quote(String.valueOf(merged)) + ": write it in one place (remove " + place
+                            + " or the field)");
+                });
+            }
+        });
+    }
+
+    /** The requirements each written requirement setting puts in the object. */
+    private static Map<Setting<?>, List<Requirement>> typedRequirements(PoolSettings pool) {
+        Map<Setting<?>, List<Requirement>> typed = new LinkedHashMap<>();
+        typed.put(CAPACITY_TYPES, List.of(Requirement.in(Requirement.CAPACITY_TYPE, pool.capacityTypes())));
+        typed.put(ARCHITECTURES, List.of(Requirement.in(Requirement.ARCH, pool.architectures())));
+        typed.put(
+                INSTANCE_CATEGORIES, List.of(Requirement.in(Requirement.INSTANCE_CATEGORY, pool.instanceCategories())));
+        typed.put(
+                INSTANCE_GENERATION_MIN,
+                List.of(new Requirement(
+                        Requirement.INSTANCE_GENERATION,
+                        "Gt",
+                        List.of(String.valueOf(pool.instanceGenerationMin() - 1)))));
+        if (!pool.requirements().isEmpty()) {
+            typed.put(
+                    NODE_REQUIREMENTS,
+                    pool.requirements().stream()
+                            .map(r -> new Requirement(r.key(), r.operator(), r.values()))
+                            .toList());
+        }
+        return typed;
+    }
+
+    /** Whether {@code requirements} holds {@code typed}: its key and operator, the same values in any order. */
+    private static boolean contains(List<Map<String, Object>> requirements, Requirement typed) {
+        return requirements.stream()
+                .anyMatch(written -> typed.key().equals(written.get("key"))
+                        && typed.operator().equals(written.get("operator"))
+                        && new HashSet<>(typed.values()).equals(values(written.get("values"))));
+    }
+
+    private static Set<String> values(Object values) {
+        Set<String> texts = new HashSet<>();
+        if (values instanceof List<?> list) {
+            list.forEach(value -> texts.add(String.valueOf(value)));
+        }
+        return texts;
+    }
+
+    /**
+     * Whether the merged value keeps the typed one: a map keeps its entries, a list its items, a value stays the
+     * same (numbers by value: 100 is 100 however the tfvars spelled it).
+     */
+    private static boolean kept(Object typed, Object merged) {
+        if (typed instanceof Map<?, ?> typedMap) {
+            return merged instanceof Map<?, ?> mergedMap
+                    && typedMap.entrySet().stream()
+                            .allMatch(entry -> kept(entry.getValue(), mergedMap.get(entry.getKey())));
+        }
+        if (typed instanceof List<?> typedList) {
+            return merged instanceof List<?> mergedList
+                    && typedList.stream().allMatch(item -> mergedList.stream().anyMatch(other -> kept(item, other)));
+        }
+        if (typed instanceof Number number && merged instanceof Number other) {
+            return new BigDecimal(number.toString()).compareTo(new BigDecimal(other.toString())) == 0;
+        }
+        return typed.equals(merged);
     }
 
     /** Rule 3: a Custom node class names the AMIs it boots. */

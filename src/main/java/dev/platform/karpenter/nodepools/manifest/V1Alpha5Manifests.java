@@ -4,8 +4,11 @@ import dev.platform.karpenter.config.BlockDeviceMapping;
 import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
+import dev.platform.karpenter.config.Setting;
+import dev.platform.karpenter.config.SettingsCatalogue;
 import dev.platform.karpenter.versions.ApiGeneration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -65,6 +68,19 @@ final class V1Alpha5Manifests extends GenerationManifests {
     @Override
     Map<List<String>, String> ownedNodeClassFields() {
         return Map.of(List.of("instanceProfile"), GenerationManifests.V0_INSTANCE_PROFILE_REASON);
+    }
+
+    /** A Provisioner keeps at the top of its spec what a NodePool keeps in its template. */
+    @Override
+    Map<Setting<?>, List<String>> typedPaths() {
+        Map<Setting<?>, List<String>> paths = new LinkedHashMap<>();
+        paths.put(SettingsCatalogue.NODE_LABELS, List.of("labels"));
+        paths.put(SettingsCatalogue.NODE_TAINTS, List.of("taints"));
+        paths.put(SettingsCatalogue.CPU_LIMIT, List.of("limits", "resources", "cpu"));
+        paths.put(SettingsCatalogue.MEMORY_LIMIT, List.of("limits", "resources", "memory"));
+        paths.put(SettingsCatalogue.CONSOLIDATION, List.of("consolidation", "enabled"));
+        paths.put(SettingsCatalogue.EXPIRE_AFTER, List.of("ttlSecondsUntilExpired"));
+        return paths;
     }
 
     /** A Provisioner holds its requirements at the top of its spec. */

@@ -2,9 +2,14 @@ package dev.platform.karpenter.nodepools.manifest;
 
 import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.PoolSettings;
+import dev.platform.karpenter.config.Setting;
+import dev.platform.karpenter.config.SettingsCatalogue;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.Disruption;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.NodeClassRef;
 import dev.platform.karpenter.versions.ApiGeneration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Karpenter 0.32-0.37 (and 1.0 until retired): karpenter.sh/v1beta1 NodePool and karpenter.k8s.aws/v1beta1
@@ -27,6 +32,14 @@ final class V1Beta1Manifests extends GenerationManifests {
     Ec2NodeClassSpec nodeClassSpec(NodeClassSettings nodeClass, String nodeRoleName) {
         return Ec2NodeClassSpec.of(
                 nodeClass, nodeRoleName, nodeClass.amiFamily().setting(), null);
+    }
+
+    /** v1beta1 keeps expireAfter in the disruption block. */
+    @Override
+    Map<Setting<?>, List<String>> typedPaths() {
+        Map<Setting<?>, List<String>> paths = new LinkedHashMap<>(super.typedPaths());
+        paths.put(SettingsCatalogue.EXPIRE_AFTER, List.of("disruption", "expireAfter"));
+        return paths;
     }
 
     /** consolidateAfter only with WhenEmpty, where the CRD requires it. */

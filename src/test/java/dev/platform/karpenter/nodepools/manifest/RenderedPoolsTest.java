@@ -164,6 +164,46 @@ class RenderedPoolsTest {
                 "node_pools[0].memory_limit = \"10Gi\" contradicts node_pools[0].spec.replicas = \"2\"");
     }
 
+    @Test
+    void aTypedSettingTheSpecDropsIsRefused() {
+        String armOnly = "node_pool_spec = { template = { spec = { requirements = [{ key = \"kubernetes.io/arch\","
+                + " operator = \"In\", values = [\"arm64\"] }] } } }";
+        assertRefused(
+                config(V1, "capacity_types = [\"on-demand\"]", armOnly),
+                "capacity_types is not in node_pool_spec.template.spec.requirements, which replaces the typed"
+                        + " requirements: write it in one place (remove capacity_types, or add"
+                        + " karpenter.sh/capacity-type In [on-demand] to the spec's requirements)");
+        // The same requirement in the spec (values in any order) keeps it.
+        SpecCheck.requireValid(config(
+                V1,
+                "capacity_types = [\"on-demand\", \"spot\"]",
+                "node_pool_spec = { template = { spec = { requirements = [{ key = \"karpenter.sh/capacity-type\","
+                        + " operator = \"In\", values = [\"spot\", \"on-demand\"] }] } } }"));
+        assertRefused(
+                config(
+                        V1,
+                        "expire_after = \"24h\"",
+                        "node_pool_spec = { template = { spec = { expireAfter = \"48h\" } } }"),
+                "expire_after (template.spec.expireAfter = \"24h\") contradicts"
+                        + " node_pool_spec.template.spec.expireAfter = \"48h\"");
+        assertRefused(
+                config(V1, "cpu_limit = 100", "node_pool_spec = { limits = { cpu = 5 } }"),
+                "cpu_limit (limits.cpu = \"100\") contradicts node_pool_spec.limits.cpu = \"5\"");
+        assertRefused(
+                config(
+                        V1,
+                        "node_labels = { team = \"a\" }",
+                        "node_pool_spec = { template = { metadata = { labels = {" + " team = \"b\" } } } }"),
+                "node_labels (template.metadata.labels");
+        // Unwritten, the typed defaults step aside; written the same, they agree.
+        SpecCheck.requireValid(config(V1, "node_pool_spec = { template = { spec = { expireAfter = \"48h\" } } }"));
+        SpecCheck.requireValid(config(V1, "cpu_limit = 5", "node_pool_spec = { limits = { cpu = 5 } }"));
+        SpecCheck.requireValid(config(
+                V1,
+                "node_labels = { team = \"a\" }",
+                "node_pool_spec = { template = { metadata = { labels = { more =" + " \"b\" } } } }"));
+    }
+
     // --- Rule 3: the object makes sense as a whole -----------------------------------------------------------
 
     @Test
@@ -327,10 +367,10 @@ class RenderedPoolsTest {
                                         + " values = [\"spot\"] }]"))
                         .allowsSpot())
                 .isFalse();
-        // A spec's requirements without the label leave every capacity type open.
+        // A spec's requirements without the label leave every capacity type open (the default capacity_types steps
+        // aside; written, it would contradict them: aTypedSettingTheSpecDropsIsRefused).
         assertThat(RenderedPools.of(config(
                                 V1,
-                                "capacity_types = [\"on-demand\"]",
                                 "node_pool_spec = { template = { spec = { requirements = [{ key ="
                                         + " \"kubernetes.io/arch\", operator = \"In\", values = [\"arm64\"] }] } } }"))
                         .allowsSpot())
