@@ -227,6 +227,36 @@ class RenderedPoolsTest {
     }
 
     @Test
+    void aTypedCustomFamilyTakesItsAmisAndUserDataFromTheSpec() {
+        ClusterConfig config = config(
+                V1,
+                "ami_family = \"Custom\"",
+                "node_class_spec = { amiSelectorTerms = [{ name = \"my-ami-*\" }], userData = \"echo hi\" }");
+        JsonNode nodeClass = Rendered.spec(config, "EC2NodeClass", "default");
+
+        assertThat(nodeClass.path("amiFamily").asText()).isEqualTo("Custom");
+        assertThat(nodeClass.at("/amiSelectorTerms/0/name").asText()).isEqualTo("my-ami-*");
+        assertThat(nodeClass.has("blockDeviceMappings")).isFalse();
+        SpecCheck.requireValid(config);
+    }
+
+    /** The seed's generation names the family in the AWSNodeTemplate, and its Provisioner the system. */
+    @Test
+    void aWindowsClassOnTheSeedsGenerationIsAWindowsAwsNodeTemplate() {
+        List<JsonNode> documents = Rendered.of(config(TestConfigs.V0, "ami_family = \"Windows2019\""));
+
+        assertThat(Rendered.spec(documents, "AWSNodeTemplate", "default")
+                        .path("amiFamily")
+                        .asText())
+                .isEqualTo("Windows2019");
+        assertThat(Rendered.spec(documents, "AWSNodeTemplate", "default").has("blockDeviceMappings"))
+                .isFalse();
+        assertThat(Rendered.spec(documents, "Provisioner", "default").path("requirements"))
+                .anySatisfy(requirement ->
+                        assertThat(requirement.path("values").get(0).asText()).isEqualTo("windows"));
+    }
+
+    @Test
     void aCustomClassWithoutAmisIsRefused() {
         assertRefused(
                 config(V1, "ami_family = \"Custom\""),
