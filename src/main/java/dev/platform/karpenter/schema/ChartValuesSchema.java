@@ -31,7 +31,7 @@ import org.yaml.snakeyaml.nodes.Tag;
  * <p>A map is a set of declared keys, except where it is open: an empty map ({@code podAnnotations: {}}), or a map
  * documented as a whole ({@code # -- Affinity rules...} above {@code affinity:}, with no documented key under it:
  * {@code affinity}, {@code nodeSelector}, {@code strategy}, {@code podSecurityContext}). That is the chart's own
- * convention (helm-docs lists each documented key as one value) and so its count of values: 79 on 1.14. An open map
+ * convention (helm-docs lists each documented key as one value) and so its count of values (79 on the newest release). An open map
  * takes any key and any value under it. A {@code null} default ({@code terminationGracePeriodSeconds:}) takes any
  * value. A value of any key may be {@code null}, which makes Helm drop the chart's default.
  *
@@ -123,7 +123,7 @@ public final class ChartValuesSchema {
         return new ChartValuesSchema(object(List.of(), mapping), version);
     }
 
-    /** The Karpenter release whose values.yaml this is, e.g. "1.14.1". */
+    /** The Karpenter release whose values.yaml this is, e.g. "1.10.2". */
     public String version() {
         return version;
     }

@@ -47,7 +47,7 @@ public final class ReleaseSchemas {
         return BY_MINOR.computeIfAbsent(minor(release), ReleaseSchemas::load);
     }
 
-    /** The upstream tag the files come from: the minor's newest patch when they were vendored ("v1.14.1"). */
+    /** The upstream tag the files come from: the minor's newest patch when they were vendored ("v1.10.2"). */
     public String upstreamTag() {
         return upstreamTag;
     }
@@ -97,7 +97,7 @@ public final class ReleaseSchemas {
         return release.major() + "." + release.minor();
     }
 
-    /** Reads the files of {@code minor} ("1.14"), uncached (of() caches). */
+    /** Reads the files of {@code minor} ("1.10"), uncached (of() caches). */
     static ReleaseSchemas load(String minor) {
         Properties release = releaseProperties(minor);
         List<JsonNode> crds = new ArrayList<>();

@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Karpenter 1.x: the six controller policies of the v1.14.1 getting-started template, keyed on the
+ * Karpenter 1.x: the six controller policies of the getting-started template of PolicyGeneration.V1's tag, keyed on the
  * karpenter.sh/nodepool and eks:eks-cluster-name tags, with the instance-profile actions Karpenter needs to make
  * profiles from EC2NodeClass.spec.role and the zonal shift read. Older 1.x releases ignore the permissions they do
  * not use, except the capacity reservation ones, which only releases that have reservations get.

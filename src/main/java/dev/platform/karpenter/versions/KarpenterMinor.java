@@ -252,7 +252,7 @@ public enum KarpenterMinor {
         return introduces;
     }
 
-    /** The minor with a wildcard patch, as messages and the README write it: "v0.31.x", "1.14.x". */
+    /** The minor with a wildcard patch, as messages and the README write it: "v0.31.x", "1.10.x". */
     public String series() {
         return firstRelease().minorSeries();
     }

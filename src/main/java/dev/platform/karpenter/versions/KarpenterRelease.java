@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * adding or dropping a release touches this package only.
  */
 public record KarpenterRelease(int major, int minor, int patch) {
-    /** The supported releases as messages name them: "v0.30.x to 0.37.x or 1.0.x to 1.14.x". */
+    /** The supported releases as messages name them: "v0.30.x to 0.37.x or 1.0.x to 1.10.x". */
     public static final String SUPPORTED = supportedSpans();
 
     private static final Pattern SEMVER = Pattern.compile("v?(\\d+)\\.(\\d+)\\.(\\d+)");
@@ -67,7 +67,7 @@ public record KarpenterRelease(int major, int minor, int patch) {
         return apiGeneration() == ApiGeneration.V1;
     }
 
-    /** The version as the OCI registry spells it: "v0.30.0" and "v0.34.13" before 0.35, "0.35.12" and "1.14.1" after. */
+    /** The version as the OCI registry spells it: "v0.30.0" and "v0.34.13" before 0.35, "0.35.12" and "1.10.2" after. */
     public String chartVersion() {
         return prefix() + major + "." + minor + "." + patch;
     }
@@ -117,7 +117,7 @@ public record KarpenterRelease(int major, int minor, int patch) {
         return has(KarpenterMinor.Feature.INSTANCE_PROFILES_FROM_ROLE) ? HelmValueKeys.V1 : HelmValueKeys.V0;
     }
 
-    /** The minor version with a wildcard patch, as advice is worded: "v0.31.x", "1.14.x". */
+    /** The minor version with a wildcard patch, as advice is worded: "v0.31.x", "1.10.x". */
     public String minorSeries() {
         return prefix() + major + "." + minor + ".x";
     }
@@ -132,7 +132,7 @@ public record KarpenterRelease(int major, int minor, int patch) {
         return has(KarpenterMinor.Feature.RUNS_BESIDE_AUTO_MODE);
     }
 
-    /** The chart versions that {@link #runsBesideAutoMode}, as advice names them: "1.1.x to 1.14.x". */
+    /** The chart versions that {@link #runsBesideAutoMode}, as advice names them: "1.1.x to 1.10.x". */
     public static String releasesBesideAutoMode() {
         return KarpenterMinor.Feature.RUNS_BESIDE_AUTO_MODE.introducedBy().series() + " to "
                 + KarpenterMinor.newest().series();

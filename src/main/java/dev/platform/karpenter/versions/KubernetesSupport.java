@@ -92,7 +92,7 @@ public final class KubernetesSupport {
 
     /**
      * For each Kubernetes minor that some release this project generates for supports, those releases as spans of
-     * the matrix ("1.0.5 to 1.14.x", "v0.30.x to v0.31.x or 1.0.x to 1.14.x"), keyed "1.31": what to advise when
+     * the matrix ("1.0.5 to 1.10.x", "v0.30.x to v0.31.x or 1.0.x to 1.10.x"), keyed "1.31": what to advise when
      * a cluster runs that version.
      */
     public static Map<String, String> supportedReleasesByKubernetesVersion() {
@@ -183,7 +183,7 @@ public final class KubernetesSupport {
         return scalar == null ? null : ((ScalarNode) scalar).getValue();
     }
 
-    /** The rows of {@code file}; upstream repeats some rows identically (1.12.x, 1.14.x), which count once. */
+    /** The rows of {@code file}; upstream repeats some rows identically (1.12.x and others), which count once. */
     static List<Row> rows(MatrixFile file) {
         Set<Row> rows = new LinkedHashSet<>();
         for (MatrixFile.Entry entry : file.compatibility()) {

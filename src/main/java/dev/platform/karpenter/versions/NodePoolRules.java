@@ -89,7 +89,7 @@ public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023, boolea
         return newest() == ApiGeneration.V1;
     }
 
-    /** Label keys Karpenter 1.x lets a NodePool set in the karpenter.k8s.aws domain (its CRD's CEL rule, 1.14). */
+    /** Label keys Karpenter 1.x lets a NodePool set in the karpenter.k8s.aws domain (its CRD's CEL rule in the newest release). */
     private static final Set<String> V1_AWS_LABELS = Set.of(
             "instance-tenancy",
             "capacity-reservation-type",

@@ -7,31 +7,26 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * terraform.tfvars.example and the README's settings tables, rendered from {@link SettingsCatalogue}: everything they
+ * terraform.tfvars.example and the settings reference, rendered from {@link SettingsCatalogue}: everything they
  * say about a setting (what it does, default, allowed values, bounds, releases, where it may be written) comes from
- * its entry. SettingsDocsTest compares the committed files with this and rewrites them with -Dsettings.docs=write.
+ * its entry. docs.ReferenceDocsTest compares the committed files with this; libexec/write-docs rewrites them.
  */
-final class SettingsDocs {
+public final class SettingsDocs {
     /** Comment lines of the example stop here, as the rest of the project's text files. */
     static final int WIDTH = 116;
-
-    static final String README_BEGIN =
-            "<!-- settings: generated from config.SettingsCatalogue; SettingsDocsTest checks it, -Dsettings.docs=write"
-                    + " rewrites it -->";
-    static final String README_END = "<!-- settings: end -->";
 
     private static final String EXAMPLE_HEADER = """
             # Karpenter on an existing EKS cluster: the settings of one cluster.
             # Copy to terraform.tfvars (or point KARPENTER_TFVARS at a file or at a directory of *.tfvars, one per cluster)
             # and edit. Only cluster_name, region and karpenter_chart_version are required; every other line shows its default.
             # Unknown settings are rejected, so a typo fails the synth instead of being ignored.
-            # Generated from config.SettingsCatalogue (SettingsDocsTest; -Dsettings.docs=write rewrites this file).
+            # Generated from config.SettingsCatalogue (libexec/write-docs rewrites this file; ReferenceDocsTest checks it).
             """;
 
     private SettingsDocs() {}
 
     /** The whole of terraform.tfvars.example. */
-    static String example() {
+    public static String example() {
         StringBuilder out = new StringBuilder(EXAMPLE_HEADER);
         for (Section section : SettingsCatalogue.sections()) {
             List<Setting<?>> settings = settingsOf(section, Scope.CLUSTER);
@@ -57,9 +52,9 @@ final class SettingsDocs {
         return out.toString();
     }
 
-    /** The README's settings tables, one per section, between {@link #README_BEGIN} and {@link #README_END}. */
-    static String readme() {
-        StringBuilder out = new StringBuilder(README_BEGIN).append('\n');
+    /** The settings tables, one per section, for docs/reference/settings.md. */
+    public static String tables() {
+        StringBuilder out = new StringBuilder();
         for (Section section : SettingsCatalogue.sections()) {
             List<Setting<?>> settings = settingsOf(section, null);
             out.append('\n')
@@ -94,7 +89,7 @@ final class SettingsDocs {
                         .append(" |\n");
             }
         }
-        return out.append('\n').append(README_END).toString();
+        return out.toString();
     }
 
     private static List<Setting<?>> settingsOf(Section section, Scope scope) {

@@ -7,6 +7,7 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.schema.ChartValuesSchema;
 import dev.platform.karpenter.schema.ChartValuesSchema.Value;
+import dev.platform.karpenter.testing.Docs;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
@@ -14,8 +15,6 @@ import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,7 +75,7 @@ class ChartValuesCoverageTest {
         assertThat(owned.values()).allSatisfy(message -> assertThat(message).contains("set by the project"));
         assertThat(values).hasSize(79);
         assertThat(settable).hasSize(values.size() - owned.size());
-        String readme = Files.readString(Path.of("README.md"));
+        String readme = Docs.all();
         assertThat(readme)
                 .contains("settable through `controller_values`: " + settable.size() + " of its " + values.size());
 

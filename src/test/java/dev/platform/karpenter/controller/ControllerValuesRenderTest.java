@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.controller.RenderedControllerReleases.Cluster;
 import dev.platform.karpenter.nodepools.CapacityReservationsTest;
+import dev.platform.karpenter.testing.Docs;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
@@ -19,8 +20,6 @@ import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -236,7 +235,7 @@ class ControllerValuesRenderTest {
 
     @Test
     void theReadmeShowsTheseExamplesAsTested() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
+        String readme = Docs.all();
         Stream.of(SPOT_TO_SPOT, METRICS, PRIVATE_REGISTRY, SEED_SETTINGS)
                 .forEach(example -> assertThat(readme).contains(example));
     }

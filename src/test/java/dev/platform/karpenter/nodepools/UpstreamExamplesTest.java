@@ -39,10 +39,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @KernelOnlyThroughSynthesized
 class UpstreamExamplesTest {
-    /** The release the corpus was taken from (its tag's examples/v1). */
-    static final KarpenterRelease CORPUS_RELEASE = KarpenterRelease.of("1.14.1");
+    /** The corpus: upstream-examples/karpenter-v<release>, the examples/v1 of that release's tag. */
+    static final Path CORPUS = corpus("/upstream-examples");
+    /** The release the corpus was taken from, as its directory names it. */
+    static final KarpenterRelease CORPUS_RELEASE =
+            KarpenterRelease.of(CORPUS.getFileName().toString().replaceFirst("^karpenter-v", ""));
 
-    static final String CORPUS = "/upstream-examples/karpenter-v1.14.1";
     static final String DISCOVERY = "karpenter.sh/discovery";
     /**
      * What a rendered object may hold beyond upstream's, each a typed default its spec leaves out (README
@@ -177,8 +179,7 @@ class UpstreamExamplesTest {
     }
 
     private static List<Example> examples() {
-        try (Stream<Path> files = Files.list(
-                Path.of(UpstreamExamplesTest.class.getResource(CORPUS).toURI()))) {
+        try (Stream<Path> files = Files.list(CORPUS)) {
             List<Example> examples = new ArrayList<>();
             for (Path file :
                     files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
@@ -191,6 +192,18 @@ class UpstreamExamplesTest {
                 examples.add(new Example(name, cluster, upstream, config));
             }
             return List.copyOf(examples);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The one directory under {@code resource}. */
+    private static Path corpus(String resource) {
+        try (Stream<Path> dirs = Files.list(
+                Path.of(UpstreamExamplesTest.class.getResource(resource).toURI()))) {
+            List<Path> found = dirs.filter(Files::isDirectory).toList();
+            assertThat(found).as("one corpus under " + resource).hasSize(1);
+            return found.get(0);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (URISyntaxException e) {

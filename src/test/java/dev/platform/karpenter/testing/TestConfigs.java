@@ -12,7 +12,7 @@ import dev.platform.karpenter.versions.KarpenterRelease;
 /** Cluster configurations for tests, written as tfvars text so they go through the real parser and validation. */
 public final class TestConfigs {
     public static final String V0 = "v0.30.0";
-    /** The newest supported release, as the registry spells it; its minor series ("1.14.x") and key ("1.14"). */
+    /** The newest supported release, as the registry spells it; its minor series ("1.10.x" for 1.10) and key ("1.10"). */
     public static final String V1 = KarpenterRelease.newest().chartVersion();
 
     public static final String V1_SERIES = KarpenterRelease.newest().minorSeries();

@@ -26,7 +26,7 @@ public final class SpecCheck {
 
     /**
      * Fails on the first spec field the release refuses, in one line naming the setting and the field, e.g.
-     * {@code node_pool_spec.disruption.budgets[0].nodes: "150%" does not match ... (NodePool, Karpenter 1.14.1)}.
+     * {@code node_pool_spec.disruption.budgets[0].nodes: "150%" does not match ... (NodePool, Karpenter 1.10.2)}.
      */
     public static void requireValid(ClusterConfig config) {
         requireValidSpecs(config);

@@ -77,7 +77,7 @@ class RenderedPoolsTest {
 
         assertThat(pool.path("replicas").asInt()).isEqualTo(3);
         assertThat(pool.has("limits")).isFalse();
-        SpecCheck.requireValid(config); // the 1.14 CRD accepts it: no cpu or memory limit on a static pool
+        SpecCheck.requireValid(config); // the newest CRD accepts it: no cpu or memory limit on a static pool
         assertThat(RenderedPools.of(config).pools().get(0).isStatic()).isTrue();
     }
 

@@ -9,6 +9,7 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.schema.ReleaseSchemas;
+import dev.platform.karpenter.testing.Docs;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.versions.KarpenterMinor;
@@ -39,11 +40,11 @@ class SpecSettingsTest {
     private static final String NEWEST = UpgradeSteps.newestRelease().chartVersion();
     private static final String SEED_GENERATION = "v0.31.5";
 
-    /** The hcl examples of the README's section on upstream fields, for the newest release. */
+    /** The hcl examples of the guide's section on upstream fields, for the newest release. */
     static List<String> readmeExamples() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
-        String section = readme.substring(
-                readme.indexOf("### Upstream fields"), readme.indexOf("## Choosing Karpenter 0.x or 1.x"));
+        String guide = Docs.page("docs/guides/upstream-fields.md");
+        String section = guide.substring(
+                guide.indexOf("## Upstream fields"), guide.indexOf("## Configuring anything upstream defines"));
         List<String> examples = new ArrayList<>();
         Matcher block = Pattern.compile("```hcl\\n(.*?)```", Pattern.DOTALL).matcher(section);
         while (block.find()) {
