@@ -16,8 +16,8 @@ import java.util.Optional;
  * @param tags      tags: also put on everything Karpenter launches with this class
  * @param spec      node_class_spec, or the entry's spec: upstream fields merged over what the settings produce
  * @param declaredIn where it is written: "" for the top-level settings, "node_classes[1]" for an entry
- * @param written   ami_family and ami_version where written for this very class (not inherited), with their place:
- *                  "ami_family" or "node_classes[1].ami_family"
+ * @param written   the typed settings written for this very class (not inherited), with their place: "ami_family"
+ *                  or "node_classes[1].ami_family"; the top-level tags and discovery tag count for "default"
  * @param metadata  the entry's metadata (labels, annotations)
  */
 public record NodeClassSettings(

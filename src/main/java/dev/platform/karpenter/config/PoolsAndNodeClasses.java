@@ -85,10 +85,13 @@ public record PoolsAndNodeClasses(
                 }));
         String amiVersion = amiVersion(settings.get(AMI_VERSION), apis, amiFamily);
         Map<String, String> writtenTopLevel = new LinkedHashMap<>();
-        for (Setting<?> typed : List.of(AMI_FAMILY, AMI_VERSION)) {
+        for (Setting<?> typed : List.of(AMI_FAMILY, AMI_VERSION, DISCOVERY_TAG_KEY, DISCOVERY_TAG_VALUE)) {
             if (settings.optional(typed).isPresent()) {
                 writtenTopLevel.put(typed.key(), typed.key());
             }
+        }
+        if (!tags.isEmpty()) {
+            writtenTopLevel.put(SettingsCatalogue.TAGS.key(), SettingsCatalogue.TAGS.key());
         }
         NodeClassSettings topLevelClass = new NodeClassSettings(
                 NodeClassSettings.DEFAULT_NODE_CLASS,

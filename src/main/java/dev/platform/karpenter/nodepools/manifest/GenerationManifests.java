@@ -84,11 +84,17 @@ public abstract sealed class GenerationManifests implements NodePoolManifests
      */
     RenderedNodeClass nodeClass(NodeClassSettings nodeClass, String nodeRoleName) {
         NodeClassSettings typed = SpecRules.typedNodeClass(nodeClass);
+        Map<String, Object> typedSpec = ManifestYaml.tree(nodeClassSpec(typed, nodeRoleName));
         RenderedNodeClass rendered = new RenderedNodeClass(
                 nodeClass,
                 nodeClassType.named(
-                        metadata(nodeClass.name(), nodeClass.metadata()),
-                        SpecMerge.over(ManifestYaml.tree(nodeClassSpec(typed, nodeRoleName)), nodeClass.spec())));
+                        metadata(nodeClass.name(), nodeClass.metadata()), SpecMerge.over(typedSpec, nodeClass.spec())));
+        SpecRules.requireKept(
+                nodeClass::written,
+                nodeClass.specSetting(),
+                typedSpec,
+                rendered.object().spec(),
+                typedNodeClassPaths());
         SpecRules.requireAmiSelected(rendered);
         return rendered;
     }
@@ -105,6 +111,15 @@ public abstract sealed class GenerationManifests implements NodePoolManifests
         SpecRules.requireTypedKept(rendered, typedSpec, typedPaths());
         SpecRules.requireAgreement(rendered);
         return rendered;
+    }
+
+    /** The same for the node class: its tags, and the discovery tag its subnets are selected by. */
+    Map<Setting<?>, List<String>> typedNodeClassPaths() {
+        Map<Setting<?>, List<String>> paths = new LinkedHashMap<>();
+        paths.put(SettingsCatalogue.TAGS, List.of("tags"));
+        paths.put(SettingsCatalogue.DISCOVERY_TAG_KEY, List.of("subnetSelectorTerms"));
+        paths.put(SettingsCatalogue.DISCOVERY_TAG_VALUE, List.of("subnetSelectorTerms"));
+        return paths;
     }
 
     /**

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The one place where a pool's or node class's typed settings meet its spec (README "Typed settings and a spec").
@@ -121,15 +122,28 @@ final class SpecRules {
                                         + requirements.get(0).values() + " to the spec's requirements)");
                             }));
         }
+        requireKept(settings::written, settings.specSetting(), typedSpec, spec, typedPaths);
+    }
+
+    /**
+     * Rule 2 by path: what each setting written for the object ({@code written} says where) put at its path in the
+     * typed spec is still in the merged spec.
+     */
+    static void requireKept(
+            Function<Setting<?>, Optional<String>> written,
+            String specSetting,
+            Map<String, Object> typedSpec,
+            Map<String, Object> spec,
+            Map<Setting<?>, List<String>> typedPaths) {
         typedPaths.forEach((setting, path) -> {
             Object typed = at(typedSpec, path);
             Object merged = at(spec, path);
             if (typed != null && !kept(typed, merged)) {
-                settings.written(setting).ifPresent(place -> {
+                written.apply(setting).ifPresent(place -> {
                     String field = String.join(".", path);
                     throw new ConfigException(place + " (" + field + " = "
                             + ConfigException.quote(String.valueOf(typed))
-                            + ") contradicts " + settings.specSetting() + "." + field + " = "
+                            + ") contradicts " + specSetting + "." + field + " = "
                             + ConfigException.quote(String.valueOf(merged)) + ": write it in one place (remove " + place
                             + " or the field)");
                 });

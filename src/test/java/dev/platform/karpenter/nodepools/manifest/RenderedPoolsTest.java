@@ -204,6 +204,23 @@ class RenderedPoolsTest {
                 "node_pool_spec = { template = { metadata = { labels = { more =" + " \"b\" } } } }"));
     }
 
+    @Test
+    void aNodeClassSettingTheSpecOverwritesIsRefused() {
+        assertRefused(
+                config(V1, "tags = { Team = \"a\" }", "node_class_spec = { tags = { Team = \"b\" } }"),
+                "tags (tags = \"{Team=a}\") contradicts node_class_spec.tags = \"{Team=b}\"");
+        assertRefused(
+                config(
+                        V1,
+                        "discovery_tag_value = \"shared\"",
+                        "node_class_spec = { subnetSelectorTerms = [{ id = \"subnet-0123456789abcdef0\" }] }"),
+                "discovery_tag_value (subnetSelectorTerms");
+        // Unwritten, the discovery selector steps aside for the spec's own; other tag keys merge.
+        SpecCheck.requireValid(
+                config(V1, "node_class_spec = { subnetSelectorTerms = [{ id = \"subnet-0123456789abcdef0\" }] }"));
+        SpecCheck.requireValid(config(V1, "tags = { Team = \"a\" }", "node_class_spec = { tags = { Cost = \"1\" } }"));
+    }
+
     // --- Rule 3: the object makes sense as a whole -----------------------------------------------------------
 
     @Test
