@@ -193,6 +193,10 @@ public record PoolsAndNodeClasses(
                         || topLevelPool.spec().isEmpty(),
                 () -> "node_pool_spec writes the pool \"default\", which default_node_pool = false leaves out: remove"
                         + " it, or name a node_pools entry \"default\"");
+        ConfigException.require(
+                defaultNodePool || !extraPools.isEmpty(),
+                () -> "default_node_pool = false with no node_pools declares no pool: Karpenter would launch no node;"
+                        + " add node_pools entries or remove default_node_pool");
         List<PoolSettings> pools = new ArrayList<>();
         defaultEntry
                 .or(() -> defaultNodePool ? Optional.of(topLevelPool) : Optional.empty())

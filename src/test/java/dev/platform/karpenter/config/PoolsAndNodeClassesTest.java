@@ -250,6 +250,11 @@ class PoolsAndNodeClassesTest {
                         "node_pools[0]: name \"default\" makes the entry the pool \"default\", which node_pool_spec also"
                                 + " writes: move node_pool_spec into the entry's spec"),
                 bad(
+                        "no pool at all",
+                        V1,
+                        "default_node_pool = false",
+                        "default_node_pool = false with no node_pools declares no pool"),
+                bad(
                         "a spec for the pool default left out",
                         V1,
                         "default_node_pool = false\nnode_pool_spec = { weight = 10 }",
