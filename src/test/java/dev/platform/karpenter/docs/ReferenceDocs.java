@@ -124,71 +124,76 @@ public final class ReferenceDocs {
 
     /** Per concern, each resource address and which reference configurations make it. */
     static String stacks(Synthesized reference) {
-        StringBuilder out = new StringBuilder("# What each stack creates\n\n")
-                .append(GENERATED)
-                .append(
-                        "The Terraform addresses of what the four stacks of a cluster hold, in the reference configurations"
-                                + " (" + columns()
-                                + "): the addresses `terraform state list` shows, and the ones an import or a"
-                                + " `moved` block names. `ResourceAddressesTest` keeps them from changing unnoticed. Why each"
-                                + " exists: [What gets created](../guides/what-gets-created.md).\n");
-        for (String concern : concerns()) {
-            out.append("\n## `<cluster>-").append(concern).append("`\n\n");
-            out.append(tableHeader("address"));
-            SortedMap<String, List<String>> byAddress = new TreeMap<>();
-            forEachStack(reference, concern, (config, stack) -> {
-                for (String section : List.of("resource", "data")) {
-                    stack.path(section)
-                            .fields()
-                            .forEachRemaining(type -> type.getValue()
-                                    .fieldNames()
-                                    .forEachRemaining(name -> byAddress
-                                            .computeIfAbsent(
-                                                    (section.equals("data") ? "data." : "") + type.getKey() + "."
-                                                            + name,
-                                                    key -> new ArrayList<>())
-                                            .add(config)));
-                }
-            });
-            byAddress.forEach((address, configs) -> out.append(row("`" + address + "`", configs)));
-        }
-        return out.toString();
+        return page(
+                "What each stack creates",
+                "The Terraform addresses of what the four stacks of a cluster hold, in the reference configurations ("
+                        + columns() + "): the addresses `terraform state list` shows, and the ones an import or a"
+                        + " `moved` block names. `ResourceAddressesTest` keeps them from changing unnoticed. Why each"
+                        + " exists: [What gets created](../guides/what-gets-created.md).",
+                "address",
+                reference,
+                (stack, entries) -> {
+                    for (String section : List.of("resource", "data")) {
+                        stack.path(section)
+                                .fields()
+                                .forEachRemaining(type -> type.getValue()
+                                        .fieldNames()
+                                        .forEachRemaining(name -> entries.put(
+                                                "`" + (section.equals("data") ? "data." : "") + type.getKey() + "."
+                                                        + name + "`",
+                                                "")));
+                    }
+                });
     }
 
     /** Per concern, each output with its description and which reference configurations have it. */
     static String outputs(Synthesized reference) {
-        StringBuilder out = new StringBuilder("# Outputs\n\n")
+        return page(
+                "Outputs",
+                "What `bin/cdktf output '*'` (or `terraform output` in a stack's directory) prints, per stack, in the"
+                        + " reference configurations (" + columns() + ").",
+                "output | what it holds",
+                reference,
+                (stack, entries) -> stack.path("output").fields().forEachRemaining(output -> {
+                    String description = output.getValue().path("description").asText();
+                    entries.put(
+                            "`" + output.getKey() + "`",
+                            " | "
+                                    + (description.isEmpty() && output.getKey().startsWith("cross-stack-output-")
+                                            ? "read by a later stack of the cluster (cdktf's cross-stack reference)"
+                                            : description.replace("|", "\\|")));
+                }));
+    }
+
+    /** What one stack lists: each entry's first cell, and the cells after it (starting " | "), if any. */
+    private interface Entries {
+        void of(JsonNode stack, Map<String, String> entries);
+    }
+
+    /** A page with a table per concern: each entry, and which reference configurations have it. */
+    private static String page(String title, String intro, String firstColumns, Synthesized reference, Entries lister) {
+        StringBuilder out = new StringBuilder("# ")
+                .append(title)
+                .append("\n\n")
                 .append(GENERATED)
-                .append(
-                        "What `bin/cdktf output '*'` (or `terraform output` in a stack's directory) prints, per stack, in"
-                                + " the reference configurations (" + columns() + ").\n");
+                .append(intro)
+                .append('\n');
         for (String concern : concerns()) {
-            SortedMap<String, List<String>> byOutput = new TreeMap<>();
-            Map<String, String> descriptions = new TreeMap<>();
-            forEachStack(
-                    reference,
-                    concern,
-                    (config, stack) -> stack.path("output").fields().forEachRemaining(o -> {
-                        byOutput.computeIfAbsent(o.getKey(), key -> new ArrayList<>())
-                                .add(config);
-                        String description = o.getValue().path("description").asText();
-                        descriptions.put(
-                                o.getKey(),
-                                description.isEmpty() && o.getKey().startsWith("cross-stack-output-")
-                                        ? "read by a later stack of the cluster (cdktf's cross-stack reference)"
-                                        : description);
-                    }));
-            if (byOutput.isEmpty()) {
+            SortedMap<String, List<String>> configsOf = new TreeMap<>();
+            Map<String, String> cellsOf = new TreeMap<>();
+            forEachStack(reference, concern, (config, stack) -> {
+                Map<String, String> entries = new TreeMap<>();
+                lister.of(stack, entries);
+                entries.forEach((entry, cells) -> {
+                    configsOf.computeIfAbsent(entry, key -> new ArrayList<>()).add(config);
+                    cellsOf.put(entry, cells);
+                });
+            });
+            if (configsOf.isEmpty()) {
                 continue;
             }
-            out.append("\n## `<cluster>-").append(concern).append("`\n\n");
-            out.append("| output | what it holds | ")
-                    .append(String.join(" | ", REFERENCE_CONFIGS.keySet()))
-                    .append(" |\n|---|---|")
-                    .append("---|".repeat(REFERENCE_CONFIGS.size()))
-                    .append('\n');
-            byOutput.forEach((name, configs) ->
-                    out.append(row("`" + name + "` | " + descriptions.get(name).replace("|", "\\|"), configs)));
+            out.append("\n## `<cluster>-").append(concern).append("`\n\n").append(tableHeader(firstColumns));
+            configsOf.forEach((entry, configs) -> out.append(row(entry + cellsOf.get(entry), configs)));
         }
         return out.toString();
     }
@@ -232,9 +237,9 @@ public final class ReferenceDocs {
                 REFERENCE_CONFIGS.keySet().stream().map(c -> "`" + c + "`").toList());
     }
 
-    private static String tableHeader(String first) {
-        return "| " + first + " | " + String.join(" | ", REFERENCE_CONFIGS.keySet()) + " |\n|---|"
-                + "---|".repeat(REFERENCE_CONFIGS.size()) + "\n";
+    private static String tableHeader(String firstColumns) {
+        return "| " + firstColumns + " | " + String.join(" | ", REFERENCE_CONFIGS.keySet()) + " |\n|"
+                + "---|".repeat(firstColumns.split("\\|").length + REFERENCE_CONFIGS.size()) + "\n";
     }
 
     private static String row(String first, List<String> configs) {
