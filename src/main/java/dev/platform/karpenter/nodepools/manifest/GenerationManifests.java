@@ -114,12 +114,17 @@ public abstract sealed class GenerationManifests implements NodePoolManifests
     }
 
     /** The same for the node class: its tags, and the discovery tag its subnets are selected by. */
-    Map<Setting<?>, List<String>> typedNodeClassPaths() {
+    final Map<Setting<?>, List<String>> typedNodeClassPaths() {
         Map<Setting<?>, List<String>> paths = new LinkedHashMap<>();
         paths.put(SettingsCatalogue.TAGS, List.of("tags"));
-        paths.put(SettingsCatalogue.DISCOVERY_TAG_KEY, List.of("subnetSelectorTerms"));
-        paths.put(SettingsCatalogue.DISCOVERY_TAG_VALUE, List.of("subnetSelectorTerms"));
+        paths.put(SettingsCatalogue.DISCOVERY_TAG_KEY, List.of(subnetSelectorField()));
+        paths.put(SettingsCatalogue.DISCOVERY_TAG_VALUE, List.of(subnetSelectorField()));
         return paths;
+    }
+
+    /** The node class field that selects its subnets (EC2NodeClass: selector terms). */
+    String subnetSelectorField() {
+        return "subnetSelectorTerms";
     }
 
     /**

@@ -85,12 +85,8 @@ final class V1Alpha5Manifests extends GenerationManifests {
 
     /** An AWSNodeTemplate selects subnets by a map of tags. */
     @Override
-    Map<Setting<?>, List<String>> typedNodeClassPaths() {
-        Map<Setting<?>, List<String>> paths = new LinkedHashMap<>();
-        paths.put(SettingsCatalogue.TAGS, List.of("tags"));
-        paths.put(SettingsCatalogue.DISCOVERY_TAG_KEY, List.of("subnetSelector"));
-        paths.put(SettingsCatalogue.DISCOVERY_TAG_VALUE, List.of("subnetSelector"));
-        return paths;
+    String subnetSelectorField() {
+        return "subnetSelector";
     }
 
     /** A Provisioner holds its requirements at the top of its spec. */
