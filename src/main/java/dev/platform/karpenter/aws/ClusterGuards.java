@@ -5,6 +5,10 @@ import com.hashicorp.cdktf.TerraformResourceLifecycle;
 import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
+import dev.platform.karpenter.config.PoolsAndNodeClasses;
+import dev.platform.karpenter.config.TerraformStrings;
+import dev.platform.karpenter.nodepools.manifest.RenderedNodeClass;
+import dev.platform.karpenter.nodepools.manifest.RenderedPools;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.KubernetesRange;
 import dev.platform.karpenter.versions.KubernetesSupport;
@@ -52,9 +56,21 @@ public final class ClusterGuards {
         if (!config.upgradeOverride()) { // a step taken outside the cluster's range deliberately (bin/upgrade-path)
             guards.add(chartSupportsTheCluster(config.release(), config.clusterName()));
         }
-        for (AmiFamily family : config.poolsAndClasses().amiFamilies()) {
-            family.newestKubernetesMinor().ifPresent(newest -> guards.add(amisExist(config, family, newest)));
+        RenderedPools pools = RenderedPools.of(config);
+        for (AmiFamily family : pools.amiFamilies()) {
+            RenderedNodeClass first = pools.generations().stream()
+                    .flatMap(generation -> generation.nodeClasses().stream())
+                    .filter(nodeClass -> nodeClass.family() == family)
+                    .findFirst()
+                    .orElseThrow();
+            family.newestKubernetesMinor().ifPresent(newest -> guards.add(amisExist(config, first, newest)));
         }
+        pools.generations().stream()
+                .flatMap(generation -> generation.nodeClasses().stream())
+                .filter(nodeClass ->
+                        nodeClass.os().filter(os -> os == AmiFamily.Os.WINDOWS).isPresent())
+                .findFirst()
+                .ifPresent(windows -> guards.add(windowsNeedsIpv4(config, windows)));
         return guards;
     }
 
@@ -94,18 +110,44 @@ public final class ClusterGuards {
                 .build();
     }
 
-    private static Postcondition amisExist(ClusterConfig config, AmiFamily family, int newestKubernetes) {
+    /**
+     * Windows nodes cannot run on an IPv6 cluster (EKS's Windows considerations), which the data source shows
+     * (kubernetes_network_config.ip_family). Whether the cluster has Windows support turned on (the
+     * enable-windows-ipam key of the amazon-vpc-cni ConfigMap in kube-system) is no AWS API fact: the README names it
+     * as a precondition.
+     */
+    private static Postcondition windowsNeedsIpv4(ClusterConfig config, RenderedNodeClass windows) {
+        return Postcondition.builder()
+                .condition("${!anytrue([for c in coalesce(self.kubernetes_network_config, []) : c.ip_family =="
+                        + " \"ipv6\"])}")
+                .errorMessage("node class \"" + windows.name() + "\" launches "
+                        + windows.family().setting()
+                        + " nodes, but EKS cluster " + config.clusterName() + " runs IPv6, which Windows nodes do not"
+                        + " support. Use a Linux AMI family for it, or an IPv4 cluster. Nothing was changed.")
+                .build();
+    }
+
+    private static Postcondition amisExist(ClusterConfig config, RenderedNodeClass nodeClass, int newestKubernetes) {
+        AmiFamily family = nodeClass.family();
+        // The family's source is the user's text (a spec alias may hold anything its CRD allows): literal.
+        String source = TerraformStrings.literal(nodeClass.familySource());
+        String setting = source.substring(0, source.indexOf(" = "));
+        boolean alias = setting.endsWith(".alias");
         List<String> others = AmiFamily.acceptedByAll(NodePoolRules.of(config.release())).stream()
-                .filter(other -> other != family)
-                .map(other -> ConfigException.quoteWhole(other.setting()))
+                .filter(other -> other != family
+                        && other.hasAlias()
+                        && other.os().equals(family.os())
+                        && other.newestKubernetesMinor().isEmpty())
+                .map(other -> ConfigException.quoteWhole(
+                        alias ? other.alias(PoolsAndNodeClasses.LATEST_AMI) : other.setting()))
                 .toList();
         return Postcondition.builder()
                 .condition("${tonumber(split(\".\", self.version)[1]) <= " + newestKubernetes + "}")
-                .errorMessage(
-                        "ami_family = \"" + family.setting() + "\" cannot run on EKS cluster " + config.clusterName()
-                                + ": it runs Kubernetes ${self.version}, and EKS publishes no " + family.setting()
-                                + " AMI for Kubernetes 1." + (newestKubernetes + 1) + " or later. Set ami_family to "
-                                + String.join(" or ", others) + ". Nothing was changed.")
+                .errorMessage(source + " cannot run on EKS cluster " + config.clusterName()
+                        + ": it runs Kubernetes ${self.version}, and EKS publishes no " + family.setting()
+                        + " AMI for Kubernetes 1." + (newestKubernetes + 1) + " or later. Set "
+                        + setting + " to "
+                        + String.join(" or ", others) + ". Nothing was changed.")
                 .build();
     }
 }

@@ -119,13 +119,13 @@ public record ClusterConfig(
 
     /**
      * Whether the controller's values turn on the ReservedCapacity feature gate: a pool may launch into capacity
-     * reservations, the release has the gate but off by default, and controller_values does not set it (the user's
-     * word stands, as everywhere in controller_values).
+     * reservations ({@code anyPoolAllowsReserved}, read from the rendered pools), the release has the gate but off by
+     * default, and controller_values does not set it (the user's word stands, as everywhere in controller_values).
      */
-    public boolean turnsOnReservedCapacity() {
+    public boolean turnsOnReservedCapacity(boolean anyPoolAllowsReserved) {
         return release.hasCapacityReservations()
                 && !release.reservedCapacityOnByDefault()
-                && poolsAndClasses.allowsReserved()
+                && anyPoolAllowsReserved
                 && !HelmValueKeys.RESERVED_CAPACITY_GATE.isSetIn(controller.chartValues());
     }
 

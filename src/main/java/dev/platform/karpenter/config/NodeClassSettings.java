@@ -1,7 +1,7 @@
 package dev.platform.karpenter.config;
 
-import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One node class (an AWSNodeTemplate on 0.30-0.32, an EC2NodeClass from 0.32 on), generation-neutral. The
@@ -15,6 +15,10 @@ import java.util.Map;
  * @param discoveryTagValue discovery_tag_value: its value (default: the cluster name)
  * @param tags      tags: also put on everything Karpenter launches with this class
  * @param spec      node_class_spec, or the entry's spec: upstream fields merged over what the settings produce
+ * @param declaredIn where it is written: "" for the top-level settings, "node_classes[1]" for an entry
+ * @param written   the typed settings written for this very class (not inherited), with their place: "ami_family"
+ *                  or "node_classes[1].ami_family"; the top-level tags and discovery tag count for "default"
+ * @param metadata  the entry's metadata (labels, annotations)
  */
 public record NodeClassSettings(
         String name,
@@ -23,7 +27,10 @@ public record NodeClassSettings(
         String discoveryTagKey,
         String discoveryTagValue,
         Map<String, String> tags,
-        Map<String, Object> spec) {
+        Map<String, Object> spec,
+        String declaredIn,
+        Map<String, String> written,
+        ObjectMetadata metadata) {
 
     public static final String DEFAULT_NODE_CLASS = "default";
 
@@ -32,8 +39,19 @@ public record NodeClassSettings(
         return Map.of(discoveryTagKey, discoveryTagValue);
     }
 
-    /** The volumes of its family. */
-    public List<BlockDeviceMapping> blockDevices() {
-        return amiFamily.blockDevices();
+    /** Where its spec is written: node_class_spec, or node_classes[1].spec. */
+    public String specSetting() {
+        return declaredIn.isEmpty() ? SettingsCatalogue.NODE_CLASS_SPEC.key() : declaredIn + ".spec";
+    }
+
+    /** Where {@code setting} is written for this node class, if it is. */
+    public Optional<String> written(Setting<?> setting) {
+        return Optional.ofNullable(written.get(setting.key()));
+    }
+
+    /** The same node class with {@code family} (and its version) where a rule decides the family. */
+    public NodeClassSettings withFamily(AmiFamily family, String version) {
+        return new NodeClassSettings(
+                name, family, version, discoveryTagKey, discoveryTagValue, tags, spec, declaredIn, written, metadata);
     }
 }

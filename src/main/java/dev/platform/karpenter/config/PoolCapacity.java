@@ -17,11 +17,11 @@ import java.util.Set;
  * <p>The spec is read before the release's CRD checks it, so whatever does not have the shape of a requirement is
  * left for that check to refuse.
  */
-final class PoolCapacity {
-    static final String LABEL = "karpenter.sh/capacity-type";
-    static final String SPOT = "spot";
+public final class PoolCapacity {
+    public static final String LABEL = "karpenter.sh/capacity-type";
+    public static final String SPOT = "spot";
     static final String ON_DEMAND = "on-demand";
-    static final String RESERVED = "reserved";
+    public static final String RESERVED = "reserved";
     private static final List<String> EVERY = List.of(RESERVED, SPOT, ON_DEMAND);
 
     /** Where the requirements are in a pool spec: NodePool (v1beta1, v1), Provisioner (v1alpha5). */
@@ -33,14 +33,17 @@ final class PoolCapacity {
      *
      * @param where its place in the settings, for messages: "node_pool_spec.template.spec.requirements[2]"
      */
-    record Requirement(String where, String operator, List<String> values) {}
+    public record Requirement(String where, String operator, List<String> values) {}
 
     private PoolCapacity() {}
 
-    /** The capacity types {@code pool} may launch, of "reserved", "spot" and "on-demand". */
-    static Set<String> of(PoolSettings pool, String specSetting) {
+    /**
+     * The capacity types a pool whose object carries {@code requirements} (those on the capacity type label) may
+     * launch, of "reserved", "spot" and "on-demand".
+     */
+    public static Set<String> allowedBy(List<Requirement> requirements) {
         Set<String> types = new LinkedHashSet<>(EVERY);
-        for (Requirement requirement : requirements(pool, specSetting)) {
+        for (Requirement requirement : requirements) {
             switch (requirement.operator()) {
                 case "In" -> types.retainAll(requirement.values());
                 case "NotIn" -> requirement.values().forEach(types::remove);

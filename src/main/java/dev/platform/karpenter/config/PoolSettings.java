@@ -33,6 +33,10 @@ import java.util.regex.Pattern;
  * @param nodeClass node_class: the node class its nodes are launched with (default "default")
  * @param spec      node_pool_spec, or the entry's spec: upstream fields merged over what the settings produce; never
  *                  inherited
+ * @param declaredIn where it is written: "" for the top-level settings, "node_pools[2]" for an entry
+ * @param written   the typed settings written for this very pool (not inherited, not defaults), each with its place
+ *                  for messages: "cpu_limit" or "node_pools[2].cpu_limit"
+ * @param metadata  the entry's metadata (labels, annotations)
  */
 public record PoolSettings(
         String name,
@@ -50,9 +54,27 @@ public record PoolSettings(
         List<NodeTaint> taints,
         List<NodeRequirement> requirements,
         String nodeClass,
-        Map<String, Object> spec) {
+        Map<String, Object> spec,
+        String declaredIn,
+        Map<String, String> written,
+        ObjectMetadata metadata) {
 
     public static final String DEFAULT_POOL = "default";
+
+    /** The typed settings whose being written explicitly matters to the rules of nodepools.manifest.SpecRules. */
+    private static final List<Setting<?>> TRACKED = List.of(
+            CAPACITY_TYPES,
+            ARCHITECTURES,
+            INSTANCE_CATEGORIES,
+            INSTANCE_GENERATION_MIN,
+            NODE_REQUIREMENTS,
+            NODE_LABELS,
+            NODE_TAINTS,
+            CPU_LIMIT,
+            MEMORY_LIMIT,
+            CONSOLIDATION,
+            CONSOLIDATE_AFTER,
+            EXPIRE_AFTER);
 
     private static final Pattern INSTANCE_CATEGORY = Pattern.compile("[a-z]{1,4}");
 
@@ -79,26 +101,39 @@ public record PoolSettings(
                         List.of(),
                         List.of(),
                         NodeClassSettings.DEFAULT_NODE_CLASS,
-                        Map.of()));
+                        Map.of(),
+                        "",
+                        Map.of(),
+                        ObjectMetadata.NONE),
+                "");
     }
 
-    /** A pool of node_pools: its own name and settings, the rest taken from {@code inherited}. */
-    static PoolSettings extra(Settings settings, PoolSettings inherited) {
+    /** Where its spec is written: node_pool_spec, or node_pools[2].spec. */
+    public String specSetting() {
+        return declaredIn.isEmpty() ? SettingsCatalogue.NODE_POOL_SPEC.key() : declaredIn + ".spec";
+    }
+
+    /** Where {@code setting} is written for this pool, if it is. */
+    public Optional<String> written(Setting<?> setting) {
+        return Optional.ofNullable(written.get(setting.key()));
+    }
+
+    /**
+     * A pool of node_pools ({@code where}: "node_pools[2]"): its own name and settings, the rest taken from
+     * {@code inherited}; the entry named "default" is the pool of the top-level settings itself.
+     */
+    static PoolSettings extra(Settings settings, PoolSettings inherited, String where) {
         String name = settings.required(NODE_POOL_NAME);
         // The pool's name is also a label value (karpenter.sh/nodepool, karpenter.sh/provisioner-name) on its nodes.
         Kubernetes.requireDnsSubdomain(NODE_POOL_NAME.key(), name);
         Kubernetes.requireLabelValue(NODE_POOL_NAME.key(), name);
-        ConfigException.require(
-                !name.equals(DEFAULT_POOL),
-                NODE_POOL_NAME.key(),
-                "must not be \"default\" (the pool of the top-level settings)",
-                name);
         PoolSettings pool = read(
                 settings,
                 name,
                 settings.get(SettingsCatalogue.NODE_POOL_NODE_CLASS),
                 settings.get(SettingsCatalogue.NODE_POOL_ENTRY_SPEC),
-                inherited);
+                inherited,
+                where);
         settings.rejectUnknownKeys();
         return pool;
     }
@@ -108,7 +143,12 @@ public record PoolSettings(
     }
 
     private static PoolSettings read(
-            Settings settings, String name, String nodeClass, Map<String, Object> spec, PoolSettings inherited) {
+            Settings settings,
+            String name,
+            String nodeClass,
+            Map<String, Object> spec,
+            PoolSettings inherited,
+            String where) {
         List<String> categories = settings.optional(INSTANCE_CATEGORIES).orElse(inherited.instanceCategories);
         for (String category : categories) {
             ConfigException.requireMatch(
@@ -147,7 +187,30 @@ public record PoolSettings(
                 taints.isEmpty() ? inherited.taints : taints,
                 requirements.isEmpty() ? inherited.requirements : requirements,
                 nodeClass,
-                spec);
+                spec,
+                where,
+                written(settings, where, name.equals(DEFAULT_POOL) ? inherited.written : Map.of()),
+                where.isEmpty()
+                        ? ObjectMetadata.NONE
+                        : ObjectMetadata.from(
+                                where + "." + SettingsCatalogue.NODE_POOL_METADATA.key(),
+                                settings.get(SettingsCatalogue.NODE_POOL_METADATA)));
+    }
+
+    /** The tracked settings {@code settings} writes, over {@code before} (the top level's, for the entry "default"). */
+    private static Map<String, String> written(Settings settings, String where, Map<String, String> before) {
+        Map<String, String> written = new java.util.LinkedHashMap<>(before);
+        for (Setting<?> setting : TRACKED) {
+            // An empty list or map counts as left out, as everywhere in the settings.
+            boolean writtenHere = settings.optional(setting)
+                    .filter(value -> !(value instanceof java.util.Collection<?> c && c.isEmpty())
+                            && !(value instanceof Map<?, ?> m && m.isEmpty()))
+                    .isPresent();
+            if (writtenHere) {
+                written.put(setting.key(), where.isEmpty() ? setting.key() : where + "." + setting.key());
+            }
+        }
+        return Map.copyOf(written);
     }
 
     /** Each object of a list setting as a {@code T}, errors naming its index: node_taints[1]. */

@@ -4,6 +4,7 @@ import static dev.platform.karpenter.config.SettingsCatalogue.AMI_FAMILY;
 import static dev.platform.karpenter.config.SettingsCatalogue.AMI_VERSION;
 import static dev.platform.karpenter.config.SettingsCatalogue.CAPACITY_TYPES;
 import static dev.platform.karpenter.config.SettingsCatalogue.CONSOLIDATE_AFTER;
+import static dev.platform.karpenter.config.SettingsCatalogue.DEFAULT_NODE_POOL;
 import static dev.platform.karpenter.config.SettingsCatalogue.DISCOVERY_TAG_KEY;
 import static dev.platform.karpenter.config.SettingsCatalogue.DISCOVERY_TAG_VALUE;
 import static dev.platform.karpenter.config.SettingsCatalogue.NODE_POOLS;
@@ -15,6 +16,7 @@ import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.NodePoolRules;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,8 +27,10 @@ import java.util.regex.Pattern;
  * The pools and the node classes they launch nodes with (Provisioners and AWSNodeTemplates on 0.x, NodePools and
  * EC2NodeClasses from 0.32 on), generation-neutral: nodepools.manifest converts them to each API generation.
  *
- * @param pools              the pool "default" (top-level settings) first, then node_pools in their order
- * @param nodeClasses        the node class "default" (top-level settings) first, then node_classes in their order
+ * @param pools              the pool "default" (top-level settings, or the node_pools entry named so) first unless
+ *                           default_node_pool = false leaves it out, then node_pools in their order
+ * @param nodeClasses        the node classes a pool uses (and "default" where declared), "default" first, then
+ *                           node_classes in their order
  * @param uninstallHookImage uninstall_hook_image (SettingsCatalogue)
  * @param nodeOverlays       node_overlays, in their order (Karpenter 1.7 on)
  */
@@ -64,29 +68,13 @@ public record PoolsAndNodeClasses(
         ConfigException.require(!tagValue.isEmpty(), DISCOVERY_TAG_VALUE.key(), "must not be empty", tagValue);
         AwsRules.requireTagKey(DISCOVERY_TAG_KEY.key(), tagKey);
         AwsRules.requireTagValue(DISCOVERY_TAG_VALUE.key(), tagValue);
-        List<PoolSettings> pools = new ArrayList<>();
-        PoolSettings defaultPool = PoolSettings.defaults(settings);
-        pools.add(defaultPool);
-        List<Map<String, Object>> extraPools = settings.get(NODE_POOLS);
-        Set<String> names = new HashSet<>();
-        for (int i = 0; i < extraPools.size(); i++) {
-            String where = "node_pools[" + i + "]";
-            try {
-                PoolSettings pool = PoolSettings.extra(Settings.pool(extraPools.get(i)), defaultPool);
-                if (!names.add(pool.name())) {
-                    throw new ConfigException(
-                            "name " + ConfigException.quote(pool.name()) + " is used by another pool");
-                }
-                pools.add(pool);
-            } catch (ConfigException e) {
-                throw e.in(where);
-            }
-        }
-        for (int i = 0; i < pools.size(); i++) {
-            PoolSettings pool = pools.get(i);
-            String where = i == 0 ? "" : "node_pools " + ConfigException.quote(pool.name()) + ": ";
+        List<PoolSettings> pools = pools(settings);
+        for (PoolSettings pool : pools) {
+            String where = pool.declaredIn().isEmpty()
+                    ? ""
+                    : NODE_POOLS.key() + " " + ConfigException.quote(pool.name()) + ": ";
             requireValidFor(rules, apis, pool, where);
-            requireCapacityTypesOf(apis, pool, specSetting(i), where);
+            requireCapacityTypesOf(apis, pool, pool.specSetting(), where);
         }
         Optional<String> hookImage = settings.optional(UNINSTALL_HOOK_IMAGE);
         hookImage.ifPresent(image -> {
@@ -105,32 +93,59 @@ public record PoolsAndNodeClasses(
                             + " remove it or choose another key");
                 }));
         String amiVersion = amiVersion(settings.get(AMI_VERSION), apis, amiFamily);
-        NodeClassSettings defaultClass = new NodeClassSettings(
+        Map<String, String> writtenTopLevel = new LinkedHashMap<>();
+        for (Setting<?> typed : List.of(AMI_FAMILY, AMI_VERSION, DISCOVERY_TAG_KEY, DISCOVERY_TAG_VALUE)) {
+            if (settings.optional(typed).isPresent()) {
+                writtenTopLevel.put(typed.key(), typed.key());
+            }
+        }
+        if (!tags.isEmpty()) {
+            writtenTopLevel.put(SettingsCatalogue.TAGS.key(), SettingsCatalogue.TAGS.key());
+        }
+        NodeClassSettings topLevelClass = new NodeClassSettings(
                 NodeClassSettings.DEFAULT_NODE_CLASS,
                 amiFamily,
                 amiVersion,
                 tagKey,
                 tagValue,
                 tags,
-                settings.get(SettingsCatalogue.NODE_CLASS_SPEC));
-        List<NodeClassSettings> nodeClasses = new ArrayList<>(List.of(defaultClass));
+                settings.get(SettingsCatalogue.NODE_CLASS_SPEC),
+                "",
+                Map.copyOf(writtenTopLevel),
+                ObjectMetadata.NONE);
+        List<NodeClassSettings> nodeClasses = new ArrayList<>(List.of(topLevelClass));
+        boolean defaultClassDeclared = !topLevelClass.spec().isEmpty();
         List<Map<String, Object>> extraClasses = settings.get(SettingsCatalogue.NODE_CLASSES);
         for (int i = 0; i < extraClasses.size(); i++) {
+            String where = SettingsCatalogue.NODE_CLASSES.key() + "[" + i + "]";
             try {
-                NodeClassSettings nodeClass = nodeClass(Settings.nodeClass(extraClasses.get(i)), defaultClass, apis);
-                if (nodeClasses.stream().anyMatch(other -> other.name().equals(nodeClass.name()))) {
+                NodeClassSettings nodeClass =
+                        nodeClass(Settings.nodeClass(extraClasses.get(i)), topLevelClass, apis, where);
+                boolean isDefault = nodeClass.name().equals(NodeClassSettings.DEFAULT_NODE_CLASS);
+                if (nodeClasses.stream()
+                        .anyMatch(other ->
+                                !other.declaredIn().isEmpty() && other.name().equals(nodeClass.name()))) {
                     throw new ConfigException(
                             "name " + ConfigException.quote(nodeClass.name()) + " is used by another node class");
                 }
-                nodeClasses.add(nodeClass);
+                if (isDefault) {
+                    ConfigException.require(
+                            topLevelClass.spec().isEmpty(),
+                            () -> "name \"default\" makes the entry the node class \"default\", which"
+                                    + " node_class_spec also writes: move node_class_spec into the entry's spec");
+                    nodeClasses.set(0, nodeClass);
+                    defaultClassDeclared = true;
+                } else {
+                    nodeClasses.add(nodeClass);
+                }
             } catch (ConfigException e) {
-                throw e.in("node_classes[" + i + "]");
+                throw e.in(where);
             }
         }
-        for (int i = 1; i < pools.size(); i++) {
-            String nodeClass = pools.get(i).nodeClass();
+        for (PoolSettings pool : pools) {
+            String nodeClass = pool.nodeClass();
             if (nodeClasses.stream().noneMatch(known -> known.name().equals(nodeClass))) {
-                throw new ConfigException("node_pools[" + (i - 1) + "]: node_class " + ConfigException.quote(nodeClass)
+                throw new ConfigException(pool.declaredIn() + ": node_class " + ConfigException.quote(nodeClass)
                         + " is not a node class; use \"default\" or a name from node_classes ("
                         + ConfigException.quoteAll(nodeClasses.stream()
                                 .map(NodeClassSettings::name)
@@ -138,30 +153,89 @@ public record PoolsAndNodeClasses(
                         + ")");
             }
         }
+        // A class no pool launches with is no object: Karpenter would keep it, and its instance profile, for nothing.
+        boolean keepDefault = defaultClassDeclared;
+        List<NodeClassSettings> rendered = nodeClasses.stream()
+                .filter(nodeClass ->
+                        pools.stream().anyMatch(pool -> pool.nodeClass().equals(nodeClass.name()))
+                                || (keepDefault && nodeClass.name().equals(NodeClassSettings.DEFAULT_NODE_CLASS)))
+                .toList();
         return new PoolsAndNodeClasses(
                 List.copyOf(pools),
-                List.copyOf(nodeClasses),
+                List.copyOf(rendered),
                 hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE),
                 NodeOverlaySettings.from(settings, apis));
     }
 
     /**
-     * An entry of node_classes: what "default" gets from the typed settings (role, selectors, tags), its own AMI
-     * family (default: that of "default") and AMI version (default: that of "default" for the same family, else
-     * "latest"), and its own spec; nothing of node_class_spec.
+     * The pool "default" (the top-level settings, or the entry of node_pools named so; none with default_node_pool =
+     * false and no such entry), then the other entries of node_pools in their order.
      */
-    private static NodeClassSettings nodeClass(Settings settings, NodeClassSettings defaults, DeclaredApis apis) {
+    private static List<PoolSettings> pools(Settings settings) {
+        PoolSettings topLevelPool = PoolSettings.defaults(settings);
+        List<Map<String, Object>> extraPools = settings.get(NODE_POOLS);
+        List<PoolSettings> entries = new ArrayList<>();
+        Optional<PoolSettings> defaultEntry = Optional.empty();
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < extraPools.size(); i++) {
+            String where = NODE_POOLS.key() + "[" + i + "]";
+            try {
+                PoolSettings pool = PoolSettings.extra(Settings.pool(extraPools.get(i)), topLevelPool, where);
+                if (!names.add(pool.name())) {
+                    throw new ConfigException(
+                            "name " + ConfigException.quote(pool.name()) + " is used by another pool");
+                }
+                if (pool.name().equals(PoolSettings.DEFAULT_POOL)) {
+                    ConfigException.require(
+                            topLevelPool.spec().isEmpty(),
+                            () -> "name \"default\" makes the entry the pool \"default\", which node_pool_spec also"
+                                    + " writes: move node_pool_spec into the entry's spec");
+                    defaultEntry = Optional.of(pool);
+                } else {
+                    entries.add(pool);
+                }
+            } catch (ConfigException e) {
+                throw e.in(where);
+            }
+        }
+        boolean defaultNodePool = settings.get(DEFAULT_NODE_POOL);
+        ConfigException.require(
+                defaultNodePool
+                        || defaultEntry.isPresent()
+                        || topLevelPool.spec().isEmpty(),
+                () -> "node_pool_spec writes the pool \"default\", which default_node_pool = false leaves out: remove"
+                        + " it, or name a node_pools entry \"default\"");
+        ConfigException.require(
+                defaultNodePool || !extraPools.isEmpty(),
+                () -> "default_node_pool = false with no node_pools declares no pool: Karpenter would launch no node;"
+                        + " add node_pools entries or remove default_node_pool");
+        List<PoolSettings> pools = new ArrayList<>();
+        defaultEntry
+                .or(() -> defaultNodePool ? Optional.of(topLevelPool) : Optional.empty())
+                .ifPresent(pools::add);
+        pools.addAll(entries);
+        return pools;
+    }
+
+    /**
+     * An entry of node_classes ({@code where}: "node_classes[1]"): what "default" gets from the typed settings (role,
+     * selectors, tags), its own AMI family (default: that of "default") and AMI version (default: that of "default"
+     * for the same family, else "latest"), and its own spec; nothing of node_class_spec. The entry named "default" is
+     * the node class "default" itself, its settings over the top-level ones.
+     */
+    private static NodeClassSettings nodeClass(
+            Settings settings, NodeClassSettings defaults, DeclaredApis apis, String where) {
         String name = settings.required(SettingsCatalogue.NODE_CLASS_NAME);
         Kubernetes.requireDnsSubdomain(SettingsCatalogue.NODE_CLASS_NAME.key(), name);
-        ConfigException.require(
-                !name.equals(NodeClassSettings.DEFAULT_NODE_CLASS),
-                SettingsCatalogue.NODE_CLASS_NAME.key(),
-                "must not be \"default\" (the node class of the top-level settings and node_class_spec)",
-                name);
-        AmiFamily family = settings.optional(AMI_FAMILY).orElse(defaults.amiFamily());
+        Optional<AmiFamily> writtenFamily = settings.optional(AMI_FAMILY);
+        AmiFamily family = writtenFamily.orElse(defaults.amiFamily());
         AMI_FAMILY.requireAvailable(family, apis);
-        String version = settings.optional(AMI_VERSION)
-                .orElse(family == defaults.amiFamily() ? defaults.amiVersion() : LATEST_AMI);
+        Optional<String> writtenVersion = settings.optional(AMI_VERSION);
+        String version = writtenVersion.orElse(family == defaults.amiFamily() ? defaults.amiVersion() : LATEST_AMI);
+        Map<String, String> written =
+                new LinkedHashMap<>(name.equals(NodeClassSettings.DEFAULT_NODE_CLASS) ? defaults.written() : Map.of());
+        writtenFamily.ifPresent(value -> written.put(AMI_FAMILY.key(), where + "." + AMI_FAMILY.key()));
+        writtenVersion.ifPresent(value -> written.put(AMI_VERSION.key(), where + "." + AMI_VERSION.key()));
         NodeClassSettings nodeClass = new NodeClassSettings(
                 name,
                 family,
@@ -169,7 +243,12 @@ public record PoolsAndNodeClasses(
                 defaults.discoveryTagKey(),
                 defaults.discoveryTagValue(),
                 defaults.tags(),
-                settings.get(SettingsCatalogue.NODE_CLASS_ENTRY_SPEC));
+                settings.get(SettingsCatalogue.NODE_CLASS_ENTRY_SPEC),
+                where,
+                Map.copyOf(written),
+                ObjectMetadata.from(
+                        where + "." + SettingsCatalogue.NODE_CLASS_METADATA.key(),
+                        settings.get(SettingsCatalogue.NODE_CLASS_METADATA)));
         settings.rejectUnknownKeys();
         return nodeClass;
     }
@@ -179,6 +258,14 @@ public record PoolsAndNodeClasses(
             return LATEST_AMI;
         }
         AMI_VERSION.requireApplies(apis, "the node class takes the newest AMI of ami_family; remove ami_version");
+        ConfigException.require(
+                family.hasReleaseVersions(),
+                AMI_VERSION.key(),
+                "must be \"latest\" with ami_family " + ConfigException.quote(family.setting())
+                        + (family.hasAlias()
+                                ? " (upstream's Windows aliases take no other version)"
+                                : " (Custom takes its AMIs from the spec's amiSelectorTerms)"),
+                version);
         return ConfigException.require(
                 family.isReleaseVersion(version),
                 AMI_VERSION.key(),
@@ -193,43 +280,6 @@ public record PoolsAndNodeClasses(
                 .filter(nodeClass -> nodeClass.name().equals(name))
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no node class " + name));
-    }
-
-    /** The AMI families of the node classes, each once. */
-    public List<AmiFamily> amiFamilies() {
-        return nodeClasses.stream().map(NodeClassSettings::amiFamily).distinct().toList();
-    }
-
-    /**
-     * Whether any pool may launch spot capacity (the default pools do), by its capacity_types, node_requirements or
-     * the requirements of its spec.
-     */
-    public boolean allowsSpot() {
-        return anyPoolMayLaunch(PoolCapacity.SPOT);
-    }
-
-    /**
-     * Whether any pool may launch into capacity reservations (capacity type "reserved", by its settings or spec), so
-     * that the release's capacity reservation handling must be on.
-     */
-    public boolean allowsReserved() {
-        return anyPoolMayLaunch(PoolCapacity.RESERVED);
-    }
-
-    /** The pool "default" takes node_pool_spec, the others their entry's spec. */
-    private static String specSetting(int poolIndex) {
-        return poolIndex == 0
-                ? SettingsCatalogue.NODE_POOL_SPEC.key()
-                : NODE_POOLS.key() + "[" + (poolIndex - 1) + "]." + SettingsCatalogue.NODE_POOL_ENTRY_SPEC.key();
-    }
-
-    private boolean anyPoolMayLaunch(String capacityType) {
-        for (int i = 0; i < pools.size(); i++) {
-            if (PoolCapacity.of(pools.get(i), specSetting(i)).contains(capacityType)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

@@ -505,7 +505,10 @@ public final class SettingsCatalogue {
             .string("name")
             .required("\"on-demand-arm\"")
             .onlyIn(Scope.NODE_POOL)
-            .describe("name of the pool: a Kubernetes name other than \"default\"");
+            .describe(
+                    "name of the pool: a Kubernetes name",
+                    "\"default\" makes the entry the pool \"default\" itself: the settings above, then the entry's own"
+                            + " (then node_pool_spec must stay empty).");
 
     public static final Setting<String> NODE_POOL_NODE_CLASS = NODE_POOLS_SECTION
             .string("node_class")
@@ -519,6 +522,16 @@ public final class SettingsCatalogue {
             .onlyIn(Scope.NODE_POOL)
             .describe("upstream NodePool (0.30/0.31: Provisioner) spec fields of the pool, as node_pool_spec");
 
+    public static final Setting<Map<String, Object>> NODE_POOL_METADATA = NODE_POOLS_SECTION
+            .object("metadata")
+            .byDefault(Map.of())
+            .example("{ annotations = { \"kubernetes.io/description\" = \"GPU pool\" } }")
+            .onlyIn(Scope.NODE_POOL)
+            .describe(
+                    "labels and annotations of the pool object",
+                    "metadata.labels and metadata.annotations, checked as Kubernetes checks them; name and namespace"
+                            + " are the project's.");
+
     public static final Setting<List<Map<String, Object>>> NODE_POOLS = NODE_POOLS_SECTION
             .objects("node_pools")
             .byDefault(List.of())
@@ -530,13 +543,35 @@ public final class SettingsCatalogue {
                         architectures  = ["arm64"]
                         cpu_limit      = 100
                         node_taints    = [{ key = "arch", value = "arm64", effect = "NoSchedule" }]
+                      },
+                      # Windows nodes (the node class "windows" below); the cluster needs Windows support turned on
+                      {
+                        name        = "windows"
+                        node_class  = "windows"
+                        node_taints = [{ key = "os", value = "windows", effect = "NoSchedule" }]
+                        metadata    = { annotations = { "kubernetes.io/description" = "Windows workloads" } }
                       }
                     ]""")
             .describe(
-                    "more pools beside \"default\", sharing its node class",
+                    "more pools beside \"default\" (or \"default\" itself), on any node class",
                     "Each entry has a name and may set " + keysIn(Scope.NODE_POOL)
                             + "; what it leaves out it takes from the settings"
                             + " above (an empty list or map counts as left out).");
+
+    public static final Setting<Boolean> DEFAULT_NODE_POOL = NODE_POOLS_SECTION
+            .bool("default_node_pool")
+            .byDefault(true)
+            .example("""
+                    false
+                    # a layout without it: pools under their own names, each on its node class
+                    # node_pools = [
+                    #   { name = "general-purpose", node_class = "default" },
+                    #   { name = "gpu", node_class = "gpu", instance_categories = ["g", "p"] }
+                    # ]""")
+            .describe(
+                    "whether the pool \"default\" exists",
+                    "false: only the pools of node_pools (one of them may still be named \"default\"); the settings"
+                            + " above stay what the entries inherit.");
 
     public static final Setting<Map<String, Object>> NODE_POOL_SPEC = NODE_POOLS_SECTION
             .object("node_pool_spec")
@@ -576,13 +611,23 @@ public final class SettingsCatalogue {
             .string("name")
             .required("\"gpu\"")
             .onlyIn(Scope.NODE_CLASS)
-            .describe("name of the node class: a Kubernetes name other than \"default\"");
+            .describe(
+                    "name of the node class: a Kubernetes name",
+                    "\"default\" makes the entry the node class \"default\" itself (then node_class_spec must stay"
+                            + " empty).");
 
     public static final Setting<Map<String, Object>> NODE_CLASS_ENTRY_SPEC = NODE_POOLS_SECTION
             .object("spec")
             .byDefault(Map.of())
             .onlyIn(Scope.NODE_CLASS)
             .describe("upstream EC2NodeClass (0.30/0.31: AWSNodeTemplate) spec fields, as node_class_spec");
+
+    public static final Setting<Map<String, Object>> NODE_CLASS_METADATA = NODE_POOLS_SECTION
+            .object("metadata")
+            .byDefault(Map.of())
+            .example("{ annotations = { \"kubernetes.io/description\" = \"Windows nodes\" } }")
+            .onlyIn(Scope.NODE_CLASS)
+            .describe("labels and annotations of the node class object", "As a node_pools entry's metadata.");
 
     public static final Setting<List<Map<String, Object>>> NODE_CLASSES = NODE_POOLS_SECTION
             .objects("node_classes")
@@ -597,14 +642,19 @@ public final class SettingsCatalogue {
                             { deviceName = "/dev/xvda", ebs = { volumeSize = "300Gi", volumeType = "gp3", encrypted = true } }
                           ]
                         }
+                      },
+                      {
+                        name       = "windows"
+                        ami_family = "Windows2022"
                       }
                     ]""")
             .describe(
-                    "more node classes beside \"default\", for pools that name them in node_class",
+                    "more node classes beside \"default\" (or \"default\" itself), for pools that name them",
                     "Each starts from what \"default\" gets from the settings above (node role, AMI alias, subnet"
                             + " and security group selectors, tags, the block devices of its family), then its own"
                             + " ami_family and ami_version (default: those of \"default\"), then its spec; nothing of"
-                            + " node_class_spec.");
+                            + " node_class_spec. A node class no pool uses is not rendered (\"default\" is, when"
+                            + " node_class_spec or an entry \"default\" declares it).");
 
     public static final Setting<List<Map<String, Object>>> NODE_OVERLAYS = NODE_POOLS_SECTION
             .objects("node_overlays")

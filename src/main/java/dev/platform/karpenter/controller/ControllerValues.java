@@ -12,6 +12,7 @@ import dev.platform.karpenter.config.ControllerResources;
 import dev.platform.karpenter.config.TerraformDocument;
 import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.config.Toleration;
+import dev.platform.karpenter.nodepools.manifest.RenderedPools;
 import dev.platform.karpenter.versions.ApiGeneration;
 import dev.platform.karpenter.versions.HelmValueKeys;
 import dev.platform.karpenter.versions.ValuePath;
@@ -102,7 +103,7 @@ public record ControllerValues(
                         .map(ApiGeneration::poolLabel)
                         .distinct()
                         .toList(),
-                config.turnsOnReservedCapacity(),
+                config.turnsOnReservedCapacity(RenderedPools.of(config).allowsReserved()),
                 config.turnsOnNodeOverlay());
     }
 

@@ -59,7 +59,7 @@ public class CreatedNodeRole extends NodeRole {
                             .policyArn(facts.awsManagedPolicyArn(policy))
                             .build());
         }
-        EksAccessEntry accessEntry = NodeAccessEntry.of(this, "access-entry", facts, arn, CONFIG_MAP_ONLY);
+        EksAccessEntry accessEntry = NodeAccessEntry.of(this, "access-entry", config, facts, arn, CONFIG_MAP_ONLY);
         config.adoption().nodeAccessEntry().map(TerraformStrings::literal).ifPresent(accessEntry::importFrom);
     }
 }

@@ -40,7 +40,7 @@ final class GivenRoleAccessEntry extends Construct {
                         .build());
         group.overrideLogicalId("given_role_node_group");
         group.addOverride("for_each", "${data.aws_eks_node_groups.given_role_node_groups.names}");
-        EksAccessEntry entry = NodeAccessEntry.of(this, "access-entry", facts, roleArn, CONFIG_MAP_ONLY);
+        EksAccessEntry entry = NodeAccessEntry.of(this, "access-entry", config, facts, roleArn, CONFIG_MAP_ONLY);
         entry.addOverride(
                 "count",
                 "${contains([for g in data.aws_eks_node_group.given_role_node_group : g.node_role_arn], "

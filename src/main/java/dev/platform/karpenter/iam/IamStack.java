@@ -5,6 +5,7 @@ import com.hashicorp.cdktf.TerraformOutputConfig;
 import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.aws.AwsProviders;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.nodepools.manifest.RenderedPools;
 import software.constructs.Construct;
 
 /**
@@ -29,7 +30,7 @@ public class IamStack extends TerraformStack {
         instanceProfileName = config.apis().needsInstanceProfile()
                 ? new NodeInstanceProfile(this, "node-instance-profile", config, nodeRole).name()
                 : "";
-        if (config.poolsAndClasses().allowsSpot()) {
+        if (RenderedPools.of(config).allowsSpot()) {
             new SpotServiceLinkedRole(this, "spot-service-linked-role", config);
         }
 

@@ -5,10 +5,10 @@ import dev.platform.karpenter.catalog.NodeClassOffer;
 import dev.platform.karpenter.catalog.NodeOverlay;
 import dev.platform.karpenter.catalog.Quantity;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.nodepools.manifest.GenerationManifests;
 import dev.platform.karpenter.nodepools.manifest.KubernetesObject;
 import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
-import dev.platform.karpenter.nodepools.manifest.SpecCheck;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -59,10 +59,12 @@ public record RenderedPool(
             }
         }
         List<RenderedPool> pools = new ArrayList<>();
+        // The objects hold the pools in the settings' order; each names its spec's setting.
+        List<PoolSettings> settings = config.poolsAndClasses().pools();
         int index = 0;
         for (KubernetesObject<Map<String, Object>> object : objects) {
             if (object.kind().equals(poolKind)) {
-                pools.add(of(object, SpecCheck.poolSetting(index++), nodeClasses));
+                pools.add(of(object, settings.get(index++).specSetting(), nodeClasses));
             }
         }
         return List.copyOf(pools);

@@ -179,7 +179,7 @@ record UpgradeReport(
         for (FieldMoves.Change change : changes) {
             for (int i = 0; i < settings.pools().size(); i++) {
                 PoolSettings pool = settings.pools().get(i);
-                String setting = SpecCheck.poolSetting(i);
+                String setting = pool.specSetting();
                 for (FieldMoves.Move move : change.setIn(Holder.POOL, pool.spec())) {
                     Optional<String> toSetting = move.toHolder() == Holder.NODE_CLASS
                             ? Optional.of(nodeClassSetting(settings, pool.nodeClass()))
@@ -190,7 +190,7 @@ record UpgradeReport(
             for (int i = 0; i < settings.nodeClasses().size(); i++) {
                 NodeClassSettings nodeClass = settings.nodeClasses().get(i);
                 for (FieldMoves.Move move : change.setIn(Holder.NODE_CLASS, nodeClass.spec())) {
-                    moved.add(new MovedField(SpecCheck.nodeClassSetting(i), move, Optional.empty()));
+                    moved.add(new MovedField(nodeClass.specSetting(), move, Optional.empty()));
                 }
             }
         }
@@ -201,7 +201,7 @@ record UpgradeReport(
         List<NodeClassSettings> nodeClasses = settings.nodeClasses();
         for (int i = 0; i < nodeClasses.size(); i++) {
             if (nodeClasses.get(i).name().equals(name)) {
-                return SpecCheck.nodeClassSetting(i);
+                return nodeClasses.get(i).specSetting();
             }
         }
         throw new IllegalStateException("no node class " + name + " (the configuration checks node_class)");

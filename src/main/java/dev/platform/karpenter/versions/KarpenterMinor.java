@@ -11,6 +11,7 @@ import static dev.platform.karpenter.versions.KarpenterMinor.Feature.NODE_OVERLA
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.POD_IDENTITY;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.RESERVED_CAPACITY_BY_DEFAULT;
 import static dev.platform.karpenter.versions.KarpenterMinor.Feature.RUNS_BESIDE_AUTO_MODE;
+import static dev.platform.karpenter.versions.KarpenterMinor.Feature.WINDOWS_2025;
 
 import java.util.EnumMap;
 import java.util.List;
@@ -46,7 +47,7 @@ public enum KarpenterMinor {
     V1_6(   1,    6,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              RESERVED_CAPACITY_BY_DEFAULT),
     V1_7(   1,    7,    6,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              NODE_OVERLAYS),
     V1_8(   1,    8,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
-    V1_9(   1,    9,    2,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
+    V1_9(   1,    9,    2,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              WINDOWS_2025),
     V1_10(  1,    10,   2,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              CAPACITY_RESERVATION_INTERRUPTIONS),
     V1_11(  1,    11,   3,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
     V1_12(  1,    12,   2,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
@@ -98,7 +99,9 @@ public enum KarpenterMinor {
          * types an overlay's requirements select, behind the NodeOverlay feature gate (chart value
          * settings.featureGates.nodeOverlay, alpha and off by default).
          */
-        NODE_OVERLAYS(false);
+        NODE_OVERLAYS(false),
+        /** The node class accepts amiFamily Windows2025 and the alias windows2025@latest (the 1.9 CRD's enum). */
+        WINDOWS_2025(false);
 
         private final boolean thisMinorOnly;
 

@@ -10,8 +10,9 @@ import java.util.Set;
  *
  * @param rendered the generations whose objects are rendered (0.32 before retiring: v1alpha5 and v1beta1)
  * @param al2023   whether the node class accepts the AL2023 AMI family (added in v0.35.0, upstream #5604; config.AmiFamily says the rest)
+ * @param windows2025 whether the node class accepts the Windows2025 AMI family (the 1.9 CRD's enum)
  */
-public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
+public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023, boolean windows2025) {
 
     /**
      * Tag keys Karpenter sets on what it launches and its node-class webhooks reject in spec.tags (the union over
@@ -40,7 +41,7 @@ public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023) {
         KarpenterRelease release = apis.release();
         boolean al2023 =
                 !apis.rendered().contains(ApiGeneration.V1ALPHA5) && release.has(KarpenterMinor.Feature.AL2023);
-        return new NodePoolRules(apis.rendered(), al2023);
+        return new NodePoolRules(apis.rendered(), al2023, release.has(KarpenterMinor.Feature.WINDOWS_2025));
     }
 
     /**

@@ -76,6 +76,33 @@ class ClusterGuardsIT {
         }
     }
 
+    /** A Windows node class plans on an IPv4 cluster and stops on an IPv6 one, where Windows nodes cannot run. */
+    @Test
+    void aWindowsNodeClassStopsOnAnIpv6Cluster() throws IOException {
+        String windows = "node_classes = [{ name = \"win\", ami_family = \"Windows2022\" }]\n"
+                + "node_pools = [{ name = \"win\", node_class = \"win\" }]";
+        MOTO.server().createEksCluster("v4", "1.33");
+        MOTO.server().createEksCluster("v6", "1.33", "ipv6");
+        Synthesized synthesized = Synthesized.of(
+                TestConfigs.configFor("v4", MotoServer.REGION, TestConfigs.V1, windows),
+                TestConfigs.configFor("v6", MotoServer.REGION, TestConfigs.V1, windows));
+
+        TerraformRunner ipv4 = new TerraformRunner(synthesized.stackDir("v4-interruption"), MOTO.server());
+        ipv4.init();
+        assertThat(ipv4.plan()).as("plan exit code (2 = changes to apply)").isEqualTo(2);
+
+        TerraformRunner ipv6 = new TerraformRunner(synthesized.stackDir("v6-interruption"), MOTO.server());
+        ipv6.init();
+        TerraformRunner.Outcome apply = ipv6.attempt("apply", "-auto-approve", "-input=false", "-no-color");
+        assertThat(apply.exitCode()).as(apply.output()).isEqualTo(1);
+        assertThat(apply.oneLine())
+                .contains(
+                        "Error: Resource postcondition failed",
+                        "node class \"win\" launches Windows2022 nodes, but EKS cluster v6 runs IPv6")
+                .doesNotContain("Creating...");
+        assertThat(MOTO.server().listQueueUrls()).isEmpty();
+    }
+
     /** A guard judges what would be installed; it must never keep a user from removing what is installed. */
     @Test
     void aGuardNeverBlocksDestroy() throws IOException {

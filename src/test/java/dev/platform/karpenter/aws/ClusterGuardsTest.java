@@ -3,6 +3,7 @@ package dev.platform.karpenter.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.hashicorp.cdktf.Postcondition;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
@@ -69,6 +70,51 @@ class ClusterGuardsTest {
                 .isEqualTo("ami_family = \"AL2\" cannot run on EKS cluster demo: "
                         + "it runs Kubernetes ${self.version}, and EKS publishes no AL2 AMI for Kubernetes 1.33 or later. "
                         + "Set ami_family to \"Bottlerocket\" or \"AL2023\". Nothing was changed.");
+    }
+
+    /** The guard follows the family of the rendered node class, however it is written. */
+    @Test
+    void aSpecAliasOfAmazonLinux2GetsTheSameGuard() {
+        List<Postcondition> guards = ClusterGuards.postconditions(TestConfigs.config(
+                "1.0.4",
+                "node_classes = [{ name = \"old\", spec = { amiSelectorTerms = [{ alias = \"al2@latest\" }] } }]",
+                "node_pools = [{ name = \"old\", node_class = \"old\" }]"));
+
+        assertThat(guards).hasSize(3);
+        assertThat(guards.get(2).getCondition()).isEqualTo("${tonumber(split(\".\", self.version)[1]) <= 32}");
+        assertThat(guards.get(2).getErrorMessage())
+                .isEqualTo("node_classes[0].spec.amiSelectorTerms[0].alias = \"al2@latest\" cannot run on EKS cluster"
+                        + " demo: it runs Kubernetes ${self.version}, and EKS publishes no AL2 AMI for Kubernetes 1.33"
+                        + " or later. Set node_classes[0].spec.amiSelectorTerms[0].alias to \"bottlerocket@latest\" or"
+                        + " \"al2023@latest\". Nothing was changed.");
+    }
+
+    /** A spec alias naming another family lifts the guard the typed default would have set. */
+    @Test
+    void aSpecAliasOfAnotherFamilyDropsTheTypedFamilysGuard() {
+        assertThat(ClusterGuards.postconditions(TestConfigs.config(
+                        "1.0.4", "node_class_spec = { amiSelectorTerms = [{ alias = \"al2023@latest\" }] }")))
+                .hasSize(2);
+    }
+
+    /** Windows nodes need an IPv4 cluster, which the data source shows; Windows support itself it cannot. */
+    @Test
+    void aWindowsNodeClassStopsOnAnIpv6Cluster() {
+        List<Postcondition> guards = ClusterGuards.postconditions(TestConfigs.config(
+                TestConfigs.V1,
+                "node_classes = [{ name = \"win\", ami_family = \"Windows2025\" }]",
+                "node_pools = [{ name = \"win\", node_class = \"win\" }]"));
+        Postcondition windows = guards.get(guards.size() - 1);
+
+        assertThat(windows.getCondition())
+                .isEqualTo("${!anytrue([for c in coalesce(self.kubernetes_network_config, []) : c.ip_family =="
+                        + " \"ipv6\"])}");
+        assertThat(windows.getErrorMessage())
+                .isEqualTo("node class \"win\" launches Windows2025 nodes, but EKS cluster demo runs IPv6, which"
+                        + " Windows nodes do not support. Use a Linux AMI family for it, or an IPv4 cluster. Nothing"
+                        + " was changed.");
+        assertThat(ClusterGuards.postconditions(TestConfigs.config(TestConfigs.V1)))
+                .hasSize(2);
     }
 
     @Test

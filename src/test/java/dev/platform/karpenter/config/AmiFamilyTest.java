@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.platform.karpenter.versions.DeclaredApis;
 import dev.platform.karpenter.versions.KarpenterRelease;
 import dev.platform.karpenter.versions.NodePoolRules;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class AmiFamilyTest {
@@ -37,15 +38,36 @@ class AmiFamilyTest {
 
     @Test
     void al2023ComesWithKarpenter035AndNotBesideProvisioners() {
+        List<AmiFamily> everyRelease = List.of(
+                AmiFamily.BOTTLEROCKET, AmiFamily.AL2, AmiFamily.WINDOWS2019, AmiFamily.WINDOWS2022, AmiFamily.CUSTOM);
         assertThat(AmiFamily.acceptedByAll(NodePoolRules.of(KarpenterRelease.of("v0.31.5"))))
-                .containsExactly(AmiFamily.BOTTLEROCKET, AmiFamily.AL2);
+                .containsExactlyElementsOf(everyRelease);
         assertThat(AmiFamily.acceptedByAll(NodePoolRules.of(DeclaredApis.keeping(KarpenterRelease.of("v0.32.10")))))
-                .containsExactly(AmiFamily.BOTTLEROCKET, AmiFamily.AL2);
+                .containsExactlyElementsOf(everyRelease);
         // v1beta1's EC2NodeClass enum has no AL2023 before 0.35 (0.33.6+ and 0.34.7+ list it in their v1 CRD only)
         assertThat(AmiFamily.acceptedByAll(NodePoolRules.of(KarpenterRelease.of("v0.34.13"))))
-                .containsExactly(AmiFamily.BOTTLEROCKET, AmiFamily.AL2);
+                .containsExactlyElementsOf(everyRelease);
         assertThat(AmiFamily.acceptedByAll(NodePoolRules.of(KarpenterRelease.of("0.35.12"))))
-                .containsExactly(AmiFamily.BOTTLEROCKET, AmiFamily.AL2023, AmiFamily.AL2);
+                .contains(AmiFamily.AL2023)
+                .doesNotContain(AmiFamily.WINDOWS2025);
         assertThat(AmiFamily.AL2023.releases().text()).isEqualTo("0.35 and later");
+        assertThat(AmiFamily.WINDOWS2025.releases().text()).isEqualTo("1.9 and later");
+        assertThat(AmiFamily.acceptedByAll(NodePoolRules.of(KarpenterRelease.newest())))
+                .containsExactly(AmiFamily.values());
+    }
+
+    /** A spec names a family by its amiFamily spelling or its alias: each reads back as that family. */
+    @Test
+    void eachFamilyReadsBackFromItsSpellingAndAlias() {
+        for (AmiFamily family : AmiFamily.values()) {
+            assertThat(AmiFamily.ofSetting(family.setting())).contains(family);
+            if (family.hasAlias()) {
+                assertThat(AmiFamily.ofAlias(family.alias("latest"))).contains(family);
+            }
+        }
+        assertThat(AmiFamily.ofAlias("ubuntu@latest")).isEmpty();
+        assertThat(AmiFamily.WINDOWS2022.os()).contains(AmiFamily.Os.WINDOWS);
+        assertThat(AmiFamily.CUSTOM.os()).isEmpty();
+        assertThat(AmiFamily.CUSTOM.hasAlias()).isFalse();
     }
 }

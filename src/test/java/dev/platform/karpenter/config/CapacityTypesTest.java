@@ -1,6 +1,5 @@
 package dev.platform.karpenter.config;
 
-import static dev.platform.karpenter.testing.TestConfigs.V1;
 import static dev.platform.karpenter.testing.TestConfigs.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,10 +13,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -97,68 +94,6 @@ class CapacityTypesTest {
             value = "{ " + keys[i] + " = " + value + " }";
         }
         return value;
-    }
-
-    /**
-     * What a pool may launch, from a node_pools entry's spec alone, whatever the typed settings say (capacity_types
-     * on-demand everywhere): the spot service-linked role and the reservation gate follow the spec.
-     */
-    @ParameterizedTest(name = "{0} {1}: spot {2}, reserved {3}")
-    @CsvSource({
-        "In, '\"spot\"', true, false",
-        "In, '\"reserved\", \"on-demand\"', false, true",
-        "NotIn, '\"on-demand\"', true, true",
-        "NotIn, '\"spot\", \"reserved\"', false, false",
-        "Exists, '', true, true",
-        "DoesNotExist, '', false, false"
-    })
-    void aSpecsRequirementsDecideWhatThePoolMayLaunch(String operator, String values, boolean spot, boolean reserved) {
-        PoolsAndNodeClasses pools = config(
-                        V1,
-                        "capacity_types = [\"on-demand\"]",
-                        "node_pools = [{ name = \"batch\", spec = { template = { spec = { requirements = [{ key ="
-                                + " \"karpenter.sh/capacity-type\", operator = \"" + operator + "\", values = ["
-                                + values + "] }] } } } }]")
-                .poolsAndClasses();
-
-        assertThat(pools.allowsSpot()).isEqualTo(spot);
-        assertThat(pools.allowsReserved()).isEqualTo(reserved);
-    }
-
-    @Test
-    void typedSettingsAloneDecideUntilASpecReplacesTheRequirements() {
-        assertThat(config(V1).poolsAndClasses().allowsSpot()).isTrue();
-        assertThat(config(V1).poolsAndClasses().allowsReserved()).isFalse();
-        assertThat(config(V1, "capacity_types = [\"on-demand\"]")
-                        .poolsAndClasses()
-                        .allowsSpot())
-                .isFalse();
-        assertThat(config(V1, "capacity_types = [\"reserved\"]")
-                        .poolsAndClasses()
-                        .allowsReserved())
-                .isTrue();
-        // node_requirements on the label narrow capacity_types (requirements on one key are ANDed).
-        assertThat(config(
-                                V1,
-                                "node_requirements = [{ key = \"karpenter.sh/capacity-type\", operator = \"NotIn\","
-                                        + " values = [\"spot\"] }]")
-                        .poolsAndClasses()
-                        .allowsSpot())
-                .isFalse();
-        // A spec's requirements without the label leave every capacity type open.
-        assertThat(config(
-                                V1,
-                                "capacity_types = [\"on-demand\"]",
-                                "node_pool_spec = { template = { spec = { requirements = [{ key ="
-                                        + " \"kubernetes.io/arch\", operator = \"In\", values = [\"arm64\"] }] } } }")
-                        .poolsAndClasses()
-                        .allowsSpot())
-                .isTrue();
-        // A spec that leaves the requirements alone leaves the typed ones.
-        assertThat(config(V1, "capacity_types = [\"on-demand\"]", "node_pool_spec = { weight = 10 }")
-                        .poolsAndClasses()
-                        .allowsSpot())
-                .isFalse();
     }
 
     private static void assertRejected(KarpenterRelease release, String line, String message) {

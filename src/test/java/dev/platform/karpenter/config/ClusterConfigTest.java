@@ -174,7 +174,8 @@ class ClusterConfigTest {
                 Arguments.of(
                         "bad ami family",
                         tfvars(V0, "ami_family = \"Ubuntu\""),
-                        "ami_family must be one of \"Bottlerocket\", \"AL2023\", \"AL2\", got \"Ubuntu\""),
+                        "ami_family must be one of \"Bottlerocket\", \"AL2023\", \"AL2\", \"Windows2019\", \"Windows2022\","
+                                + " \"Windows2025\", \"Custom\", got \"Ubuntu\""),
                 Arguments.of(
                         "bad role arn",
                         tfvars(V0, "iam_role_arn = \"my-role\""),

@@ -229,7 +229,8 @@ class PoolsAndNodeClassesTest {
                         "AL2023 on 0.x",
                         V0,
                         "ami_family = \"AL2023\"",
-                        "ami_family \"AL2023\" applies to Karpenter 0.35 and later only; with v0.30.0 use \"Bottlerocket\" or \"AL2\""),
+                        "ami_family \"AL2023\" applies to Karpenter 0.35 and later only; with v0.30.0 use one of \"Bottlerocket\","
+                                + " \"AL2\", \"Windows2019\", \"Windows2022\", \"Custom\""),
                 bad(
                         "uninstall hook on 1.x",
                         V1,
@@ -243,10 +244,21 @@ class PoolsAndNodeClassesTest {
                         "uninstall_hook_image must be a container image reference"),
                 bad("empty discovery value", V1, "discovery_tag_value = \"\"", "discovery_tag_value must not be empty"),
                 bad(
-                        "extra pool named default",
+                        "the pool default written twice",
                         V1,
-                        "node_pools = [{ name = \"default\" }]",
-                        "node_pools[0]: name must not be \"default\" (the pool of the top-level settings)"),
+                        "node_pools = [{ name = \"default\" }]\nnode_pool_spec = { weight = 10 }",
+                        "node_pools[0]: name \"default\" makes the entry the pool \"default\", which node_pool_spec also"
+                                + " writes: move node_pool_spec into the entry's spec"),
+                bad(
+                        "no pool at all",
+                        V1,
+                        "default_node_pool = false",
+                        "default_node_pool = false with no node_pools declares no pool"),
+                bad(
+                        "a spec for the pool default left out",
+                        V1,
+                        "default_node_pool = false\nnode_pool_spec = { weight = 10 }",
+                        "node_pool_spec writes the pool \"default\", which default_node_pool = false leaves out"),
                 bad(
                         "extra pool bad name",
                         V1,

@@ -29,7 +29,7 @@ class SettingsCatalogueTest {
     @Test
     void aNodePoolsEntryIsReadByTheCataloguesPoolSettingsAndNoOther() {
         Settings entry = Settings.pool(Map.of("name", "extra"));
-        PoolSettings.extra(entry, PoolSettings.defaults(Settings.cluster(Map.of())));
+        PoolSettings.extra(entry, PoolSettings.defaults(Settings.cluster(Map.of())), "node_pools[0]");
 
         assertThat(entry.readKeys()).containsExactlyInAnyOrderElementsOf(keysIn(Scope.NODE_POOL));
     }

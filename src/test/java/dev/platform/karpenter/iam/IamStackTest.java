@@ -63,6 +63,13 @@ class IamStackTest {
             .cluster(TestConfigs.configFor("china", "cn-north-1", TestConfigs.V0))
             .cluster(TestConfigs.configFor("sovereign", "eusc-de-east-1", TestConfigs.V1))
             .cluster(TestConfigs.configFor("chinacreate", "cn-north-1", TestConfigs.V1, "create_iam_role = true"))
+            .cluster(
+                    "windows",
+                    TestConfigs.V1,
+                    "create_iam_role = true",
+                    "default_node_pool = false",
+                    "node_classes = [{ name = \"windows\", ami_family = \"Windows2022\" }]",
+                    "node_pools = [{ name = \"windows\", node_class = \"windows\" }]")
             .synthesize();
 
     private static final List<String> CLUSTERS =
@@ -70,6 +77,19 @@ class IamStackTest {
 
     private static JsonNode stack(String cluster) {
         return APP.stack(cluster + "-iam");
+    }
+
+    /** A node class of a Windows family, read from the rendered objects, makes the nodes' access entry EC2_WINDOWS. */
+    @Test
+    void windowsNodesJoinThroughAnEc2WindowsAccessEntry() {
+        assertThat(onlyResource(stack("windows"), "aws_eks_access_entry")
+                        .path("type")
+                        .asText())
+                .isEqualTo("EC2_WINDOWS");
+        assertThat(onlyResource(stack("pod"), "aws_eks_access_entry")
+                        .path("type")
+                        .asText())
+                .isEqualTo("EC2_LINUX");
     }
 
     // --- controller role trust -------------------------------------------------------------------------------

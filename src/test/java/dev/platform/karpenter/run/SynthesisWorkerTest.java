@@ -25,7 +25,18 @@ class SynthesisWorkerTest {
                         TestConfigs.V1,
                         "tags = { Team = \"platform\" }",
                         "controller_tolerations = [{ key = \"dedicated\", operator = \"Equal\", value = \"karpenter\", effect = \"NoSchedule\" }]",
-                        "controller_affinity = { nodeAffinity = { requiredDuringSchedulingIgnoredDuringExecution = { nodeSelectorTerms = [{ matchExpressions = [{ key = \"a\", operator = \"In\", values = [\"b\"] }] }] } } }"));
+                        "controller_affinity = { nodeAffinity = { requiredDuringSchedulingIgnoredDuringExecution = { nodeSelectorTerms = [{ matchExpressions = [{ key = \"a\", operator = \"In\", values = [\"b\"] }] }] } } }"),
+                // Pools under their own names, with metadata and what was written for them.
+                TestConfigs.configFor(
+                        "gamma",
+                        "us-west-2",
+                        TestConfigs.V1,
+                        "default_node_pool = false",
+                        "cpu_limit = 20",
+                        "node_classes = [{ name = \"win\", ami_family = \"Windows2022\", metadata = { labels = { os ="
+                                + " \"windows\" } } }]",
+                        "node_pools = [{ name = \"default\", node_class = \"win\", metadata = { annotations = {"
+                                + " \"kubernetes.io/description\" = \"Windows\", \"example.com/b\" = \"2\" } } }]"));
         java.io.ByteArrayOutputStream json = new java.io.ByteArrayOutputStream();
 
         SynthesisWorker.send(configs, json);

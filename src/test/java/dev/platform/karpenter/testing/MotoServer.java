@@ -230,16 +230,22 @@ public final class MotoServer implements AutoCloseable {
      * ACTIVE at once.
      */
     public EksCluster createEksCluster(String name, String version) {
+        return createEksCluster(name, version, "");
+    }
+
+    /** {@link #createEksCluster(String, String)} with the cluster's IP family ("ipv6"; empty: moto's default). */
+    public EksCluster createEksCluster(String name, String version, String ipFamily) {
         JsonNode cluster = boto3("""
-                name, version, thumbprint = args
+                name, version, thumbprint, ip_family = args
                 iam, eks = boto3.client("iam"), boto3.client("eks")
                 def trust(service):
                     return json.dumps({"Version": "2012-10-17", "Statement": [
                         {"Effect": "Allow", "Principal": {"Service": service}, "Action": "sts:AssumeRole"}]})
                 cluster_role = iam.create_role(
                     RoleName=name + "-cluster-role", AssumeRolePolicyDocument=trust("eks.amazonaws.com"))["Role"]
+                network = {"kubernetesNetworkConfig": {"ipFamily": ip_family}} if ip_family else {}
                 eks.create_cluster(name=name, version=version, roleArn=cluster_role["Arn"],
-                    resourcesVpcConfig={"subnetIds": ["subnet-0a1b2c3d", "subnet-4e5f6a7b"]})
+                    resourcesVpcConfig={"subnetIds": ["subnet-0a1b2c3d", "subnet-4e5f6a7b"]}, **network)
                 issuer = eks.describe_cluster(name=name)["cluster"]["identity"]["oidc"]["issuer"]
                 # moto gives every cluster of an account the same issuer: a second cluster shares the provider.
                 try:
@@ -256,7 +262,7 @@ public final class MotoServer implements AutoCloseable {
                     nodeRole=node_role["Arn"], subnets=["subnet-0a1b2c3d"])
                 emit({"clusterName": name, "nodeRoleArn": node_role["Arn"], "nodeRoleName": node_role["RoleName"],
                       "oidcProviderArn": oidc_arn, "issuerUrl": issuer})
-                """, name, version, OIDC_THUMBPRINT);
+                """, name, version, OIDC_THUMBPRINT, ipFamily);
         return JSON.convertValue(cluster, EksCluster.class);
     }
 

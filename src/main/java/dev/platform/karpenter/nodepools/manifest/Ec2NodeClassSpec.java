@@ -39,7 +39,7 @@ public record Ec2NodeClassSpec(
                 amiSelectorTerms,
                 discovery(nodeClass.discovery()),
                 discovery(nodeClass.discovery()),
-                nodeClass.blockDevices(),
+                nodeClass.amiFamily().blockDevices(),
                 nodeClass.tags());
     }
 }

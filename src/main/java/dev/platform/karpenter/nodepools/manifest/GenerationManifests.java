@@ -2,10 +2,14 @@ package dev.platform.karpenter.nodepools.manifest;
 
 import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.NodeOverlaySettings;
+import dev.platform.karpenter.config.ObjectMetadata;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
+import dev.platform.karpenter.config.Setting;
+import dev.platform.karpenter.config.SettingsCatalogue;
 import dev.platform.karpenter.versions.ApiGeneration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -64,22 +68,97 @@ public abstract sealed class GenerationManifests implements NodePoolManifests
         return OWNED_ROLE_FIELDS;
     }
 
-    /** The pool's spec as the typed settings describe it, in this generation's shape. */
-    abstract Object poolSpec(PoolSettings pool);
+    /** The pool's spec as the typed settings describe it (as SpecRules lets them), in this generation's shape. */
+    abstract Object poolSpec(TypedPool pool);
 
     /** The node class's spec as the typed settings describe it, in this generation's shape. */
     abstract Object nodeClassSpec(NodeClassSettings nodeClass, String nodeRoleName);
 
-    /** The pool's object: what its typed settings produce, its spec merged over that. */
-    KubernetesObject<Map<String, Object>> pool(PoolSettings pool) {
-        return poolType.named(pool.name(), SpecMerge.over(ManifestYaml.tree(poolSpec(pool)), pool.spec()));
+    /** Where this generation's pool spec holds the node requirements (NodePool: in the template). */
+    List<String> requirementsPath() {
+        return List.of("template", "spec", "requirements");
     }
 
-    /** The node class's object: what its typed settings produce, its spec merged over that. */
-    KubernetesObject<Map<String, Object>> nodeClass(NodeClassSettings nodeClass, String nodeRoleName) {
-        return nodeClassType.named(
-                nodeClass.name(),
-                SpecMerge.over(ManifestYaml.tree(nodeClassSpec(nodeClass, nodeRoleName)), nodeClass.spec()));
+    /**
+     * The node class's object, built once: what its typed settings say as SpecRules lets them, its spec merged over
+     * that, then the rules that read the result.
+     */
+    RenderedNodeClass nodeClass(NodeClassSettings nodeClass, String nodeRoleName) {
+        NodeClassSettings typed = SpecRules.typedNodeClass(nodeClass);
+        Map<String, Object> typedSpec = ManifestYaml.tree(nodeClassSpec(typed, nodeRoleName));
+        RenderedNodeClass rendered = new RenderedNodeClass(
+                nodeClass,
+                nodeClassType.named(
+                        metadata(nodeClass.name(), nodeClass.metadata()), SpecMerge.over(typedSpec, nodeClass.spec())));
+        SpecRules.requireKept(
+                nodeClass::written,
+                nodeClass.specSetting(),
+                typedSpec,
+                rendered.object().spec(),
+                typedNodeClassPaths());
+        SpecRules.requireAmiSelected(rendered);
+        return rendered;
+    }
+
+    /** The pool's object, built the same way on the node class it launches with. */
+    RenderedPool pool(PoolSettings pool, RenderedNodeClass nodeClass) {
+        TypedPool typed = SpecRules.typedPool(pool, nodeClass);
+        Map<String, Object> typedSpec = ManifestYaml.tree(poolSpec(typed));
+        RenderedPool rendered = new RenderedPool(
+                pool,
+                poolType.named(metadata(pool.name(), pool.metadata()), SpecMerge.over(typedSpec, pool.spec())),
+                nodeClass,
+                requirementsPath());
+        SpecRules.requireTypedKept(rendered, typedSpec, typedPaths());
+        SpecRules.requireAgreement(rendered);
+        return rendered;
+    }
+
+    /** The same for the node class: its tags, and the discovery tag its subnets are selected by. */
+    final Map<Setting<?>, List<String>> typedNodeClassPaths() {
+        Map<Setting<?>, List<String>> paths = new LinkedHashMap<>();
+        paths.put(SettingsCatalogue.TAGS, List.of("tags"));
+        paths.put(SettingsCatalogue.DISCOVERY_TAG_KEY, List.of(subnetSelectorField()));
+        paths.put(SettingsCatalogue.DISCOVERY_TAG_VALUE, List.of(subnetSelectorField()));
+        return paths;
+    }
+
+    /** The node class field that selects its subnets (EC2NodeClass: selector terms). */
+    String subnetSelectorField() {
+        return "subnetSelectorTerms";
+    }
+
+    /**
+     * Where this generation's pool spec holds what a typed setting writes (besides the requirements), for
+     * SpecRules: a spec may not overwrite what a setting written for the same pool says.
+     */
+    Map<Setting<?>, List<String>> typedPaths() {
+        Map<Setting<?>, List<String>> paths = new LinkedHashMap<>();
+        paths.put(SettingsCatalogue.NODE_LABELS, List.of("template", "metadata", "labels"));
+        paths.put(SettingsCatalogue.NODE_TAINTS, List.of("template", "spec", "taints"));
+        paths.put(SettingsCatalogue.CPU_LIMIT, List.of("limits", "cpu"));
+        paths.put(SettingsCatalogue.MEMORY_LIMIT, List.of("limits", "memory"));
+        paths.put(SettingsCatalogue.CONSOLIDATION, List.of("disruption", "consolidationPolicy"));
+        paths.put(SettingsCatalogue.CONSOLIDATE_AFTER, List.of("disruption", "consolidateAfter"));
+        paths.put(SettingsCatalogue.EXPIRE_AFTER, List.of("template", "spec", "expireAfter"));
+        return paths;
+    }
+
+    /** Every pool and node class of {@code settings} in this generation, each built once. */
+    RenderedPools.Generation build(PoolsAndNodeClasses settings, String nodeRoleName) {
+        Map<String, RenderedNodeClass> nodeClasses = new LinkedHashMap<>();
+        for (NodeClassSettings nodeClass : settings.nodeClasses()) {
+            nodeClasses.put(nodeClass.name(), nodeClass(nodeClass, nodeRoleName));
+        }
+        List<RenderedPool> pools = new ArrayList<>();
+        for (PoolSettings pool : settings.pools()) {
+            pools.add(pool(pool, nodeClasses.get(pool.nodeClass())));
+        }
+        return new RenderedPools.Generation(this, List.copyOf(pools), List.copyOf(nodeClasses.values()));
+    }
+
+    private static KubernetesObject.ObjectMeta metadata(String name, ObjectMetadata metadata) {
+        return new KubernetesObject.ObjectMeta(name, null, metadata.labels(), metadata.annotations());
     }
 
     /** The kind of node_overlays entries (Karpenter 1.7 on, where only v1 pools are rendered). */
@@ -107,13 +186,8 @@ public abstract sealed class GenerationManifests implements NodePoolManifests
 
     @Override
     public final List<KubernetesObject<Map<String, Object>>> render(PoolsAndNodeClasses settings, String nodeRoleName) {
-        List<KubernetesObject<Map<String, Object>>> objects = new ArrayList<>();
-        for (PoolSettings pool : settings.pools()) {
-            objects.add(pool(pool));
-        }
-        for (NodeClassSettings nodeClass : settings.nodeClasses()) {
-            objects.add(nodeClass(nodeClass, nodeRoleName));
-        }
+        List<KubernetesObject<Map<String, Object>>> objects =
+                new ArrayList<>(build(settings, nodeRoleName).objects());
         for (NodeOverlaySettings overlay : settings.nodeOverlays()) {
             objects.add(nodeOverlay(overlay));
         }

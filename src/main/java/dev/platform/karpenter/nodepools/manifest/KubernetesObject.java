@@ -10,14 +10,9 @@ import java.util.Map;
 public record KubernetesObject<S>(String apiVersion, String kind, ObjectMeta metadata, S spec) {
 
     /** Unset and empty fields are left out of the YAML. */
-    public record ObjectMeta(
-            String name, String namespace, Map<String, Object> labels, Map<String, ? extends Object> annotations) {
-        public ObjectMeta(String name, String namespace, Map<String, String> annotations) {
-            this(name, namespace, Map.of(), annotations);
-        }
-
+    public record ObjectMeta(String name, String namespace, Map<String, ?> labels, Map<String, ?> annotations) {
         public static ObjectMeta named(String name) {
-            return new ObjectMeta(name, null, Map.of());
+            return new ObjectMeta(name, null, Map.of(), Map.of());
         }
     }
 
@@ -25,6 +20,11 @@ public record KubernetesObject<S>(String apiVersion, String kind, ObjectMeta met
     public record Type(String group, String version, String kind) {
         public <S> KubernetesObject<S> named(String name, S spec) {
             return of(apiVersion(), kind, name, spec);
+        }
+
+        /** A cluster-scoped object of this type with labels and annotations. */
+        public <S> KubernetesObject<S> named(ObjectMeta metadata, S spec) {
+            return new KubernetesObject<>(apiVersion(), kind, metadata, spec);
         }
 
         /** As objects name it: "karpenter.sh/v1". */

@@ -29,17 +29,17 @@ public record NodePoolSpec(Template template, Map<String, Object> limits, Disrup
      * A pool's NodePool spec as v1beta1 and v1 share it: its labels, requirements and taints on the node template,
      * its limits, and what differs by generation (the node class reference, where expireAfter stands, disruption).
      */
-    static NodePoolSpec of(
-            PoolSettings pool, NodeClassRef nodeClassRef, String nodeExpireAfter, Disruption disruption) {
+    static NodePoolSpec of(TypedPool typed, NodeClassRef nodeClassRef, String nodeExpireAfter, Disruption disruption) {
+        PoolSettings pool = typed.settings();
         return new NodePoolSpec(
                 new Template(
                         pool.labels().isEmpty() ? null : new TemplateMetadata(pool.labels()),
                         new NodeClaimSpec(
-                                PoolRequirements.of(pool),
+                                PoolRequirements.of(typed),
                                 nodeClassRef,
                                 PoolRequirements.taints(pool),
                                 nodeExpireAfter)),
-                PoolRequirements.limits(pool),
+                PoolRequirements.limits(typed),
                 disruption);
     }
 }

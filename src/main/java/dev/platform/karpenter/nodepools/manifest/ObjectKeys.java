@@ -40,7 +40,7 @@ final class ObjectKeys {
             }
             keysOfItems(spec, append(nodeSpec, "requirements"), where, false);
         } else if (NODE_CLASS_KINDS.contains(object.kind())) {
-            if (at(spec, List.of("tags")) instanceof Map<?, ?> tags) {
+            if (SpecRules.at(spec, List.of("tags")) instanceof Map<?, ?> tags) {
                 String place = where.apply(List.of("spec", "tags"));
                 tags.forEach((key, value) -> {
                     String tagKey = String.valueOf(key);
@@ -56,7 +56,7 @@ final class ObjectKeys {
     }
 
     private static void labels(Map<String, Object> spec, List<String> path, Function<List<String>, String> where) {
-        if (at(spec, path) instanceof Map<?, ?> labels) {
+        if (SpecRules.at(spec, path) instanceof Map<?, ?> labels) {
             String place = where.apply(withSpec(path));
             labels.forEach((key, value) -> {
                 Kubernetes.requireLabelKey(place, String.valueOf(key));
@@ -67,7 +67,7 @@ final class ObjectKeys {
 
     @SuppressWarnings("unchecked")
     private static void annotations(Map<String, Object> spec, List<String> path, Function<List<String>, String> where) {
-        if (at(spec, path) instanceof Map<?, ?> annotations) {
+        if (SpecRules.at(spec, path) instanceof Map<?, ?> annotations) {
             String place = where.apply(withSpec(path));
             annotations.keySet().forEach(key -> Kubernetes.requireQualifiedName(place + " keys", String.valueOf(key)));
             Kubernetes.requireAnnotationsSize(place, (Map<String, ?>) annotations);
@@ -77,7 +77,7 @@ final class ObjectKeys {
     /** The key of each item of a list of taints or requirements (and a taint's value, a label value too). */
     private static void keysOfItems(
             Map<String, Object> spec, List<String> path, Function<List<String>, String> where, boolean taint) {
-        if (at(spec, path) instanceof List<?> items) {
+        if (SpecRules.at(spec, path) instanceof List<?> items) {
             for (int i = 0; i < items.size(); i++) {
                 if (items.get(i) instanceof Map<?, ?> item) {
                     String place = where.apply(withSpec(path)) + "[" + i + "]";
@@ -90,17 +90,6 @@ final class ObjectKeys {
                 }
             }
         }
-    }
-
-    private static Object at(Map<String, Object> spec, List<String> path) {
-        Object node = spec;
-        for (String segment : path) {
-            if (!(node instanceof Map<?, ?> map)) {
-                return null;
-            }
-            node = map.get(segment);
-        }
-        return node;
     }
 
     private static List<String> withSpec(List<String> path) {

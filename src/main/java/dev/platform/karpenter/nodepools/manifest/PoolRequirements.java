@@ -10,11 +10,13 @@ import java.util.Map;
 final class PoolRequirements {
     private PoolRequirements() {}
 
-    static List<Requirement> of(PoolSettings pool) {
+    /** The requirements of {@code typed}: the operating system is that of its node class (SpecRules). */
+    static List<Requirement> of(TypedPool typed) {
+        PoolSettings pool = typed.settings();
         List<Requirement> requirements = new ArrayList<>();
         requirements.add(Requirement.in(Requirement.CAPACITY_TYPE, pool.capacityTypes()));
         requirements.add(Requirement.in(Requirement.ARCH, pool.architectures()));
-        requirements.add(Requirement.in(Requirement.OS, List.of("linux")));
+        requirements.add(Requirement.in(Requirement.OS, List.of(typed.os().label())));
         if (!pool.instanceCategories().isEmpty()) {
             requirements.add(Requirement.in(Requirement.INSTANCE_CATEGORY, pool.instanceCategories()));
         }
@@ -25,9 +27,13 @@ final class PoolRequirements {
         return List.copyOf(requirements);
     }
 
-    /** The pool's limits, the same keys in every generation. */
-    static Map<String, Object> limits(PoolSettings pool) {
+    /** The pool's limits, the same keys in every generation; none where SpecRules lets them step aside. */
+    static Map<String, Object> limits(TypedPool typed) {
+        PoolSettings pool = typed.settings();
         Map<String, Object> limits = new LinkedHashMap<>();
+        if (!typed.limits()) {
+            return limits;
+        }
         limits.put("cpu", pool.cpuLimit());
         limits.put("memory", pool.memoryLimit());
         return limits;

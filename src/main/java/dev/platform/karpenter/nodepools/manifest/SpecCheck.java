@@ -3,12 +3,11 @@ package dev.platform.karpenter.nodepools.manifest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
-import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.NodeOverlaySettings;
-import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
 import dev.platform.karpenter.schema.ReleaseSchemas;
 import dev.platform.karpenter.schema.Violation;
+import dev.platform.karpenter.versions.ApiGeneration;
 import dev.platform.karpenter.versions.DeclaredApis;
 import dev.platform.karpenter.versions.ValuePath;
 import java.util.List;
@@ -23,8 +22,6 @@ import java.util.Map;
  */
 public final class SpecCheck {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** The node role as the API server sees it once Terraform resolved the reference. */
-    private static final String ROLE = "KarpenterNodeRole";
 
     private SpecCheck() {}
 
@@ -43,18 +40,14 @@ public final class SpecCheck {
      * the typed settings were checked as they were read.
      */
     private static void requireValidKeys(ClusterConfig config) {
-        PoolsAndNodeClasses settings = config.poolsAndClasses();
-        for (GenerationManifests generation :
-                NodePoolManifests.forApis(config.apis()).generations()) {
-            List<PoolSettings> pools = settings.pools();
-            for (int i = 0; i < pools.size(); i++) {
-                String setting = poolSetting(i);
-                ObjectKeys.require(generation.pool(pools.get(i)), path -> place(setting, path));
+        for (RenderedPools.Generation generation : RenderedPools.of(config).generations()) {
+            for (RenderedPool pool : generation.pools()) {
+                String setting = pool.settings().specSetting();
+                ObjectKeys.require(pool.object(), path -> place(setting, path));
             }
-            List<NodeClassSettings> nodeClasses = settings.nodeClasses();
-            for (int i = 0; i < nodeClasses.size(); i++) {
-                String setting = nodeClassSetting(i);
-                ObjectKeys.require(generation.nodeClass(nodeClasses.get(i), ROLE), path -> place(setting, path));
+            for (RenderedNodeClass nodeClass : generation.nodeClasses()) {
+                String setting = nodeClass.settings().specSetting();
+                ObjectKeys.require(nodeClass.object(), path -> place(setting, path));
             }
         }
     }
@@ -68,6 +61,17 @@ public final class SpecCheck {
 
     private static void requireValidSpecs(ClusterConfig config) {
         PoolsAndNodeClasses settings = config.poolsAndClasses();
+        List<GenerationManifests> generations =
+                NodePoolManifests.forApis(config.apis()).generations();
+        for (GenerationManifests generation : generations) {
+            settings.pools()
+                    .forEach(pool -> requireNotOwned(pool.specSetting(), pool.spec(), generation.ownedPoolFields()));
+            settings.nodeClasses()
+                    .forEach(nodeClass -> requireNotOwned(
+                            nodeClass.specSetting(), nodeClass.spec(), generation.ownedNodeClassFields()));
+        }
+        // Building the objects applies the rules between typed settings and specs (SpecRules).
+        RenderedPools rendered = RenderedPools.of(config);
         boolean anySpec =
                 settings.pools().stream().anyMatch(pool -> !pool.spec().isEmpty())
                         || settings.nodeClasses().stream()
@@ -76,36 +80,21 @@ public final class SpecCheck {
         if (!anySpec) {
             return;
         }
-        List<GenerationManifests> generations =
-                NodePoolManifests.forApis(config.apis()).generations();
-        for (GenerationManifests generation : generations) {
-            forEachSpec(
-                    settings,
-                    (setting, spec) -> requireNotOwned(setting, spec, generation.ownedPoolFields()),
-                    (setting, spec) -> requireNotOwned(setting, spec, generation.ownedNodeClassFields()));
-        }
         ReleaseSchemas schemas = ReleaseSchemas.of(config.release());
-        for (GenerationManifests generation : generations) {
+        for (RenderedPools.Generation generation : rendered.generations()) {
             // Named where the release declares a generation other than its own (0.32 beside v1alpha5, 1.0 keeping
             // v1beta1), so the line says which one refused.
-            String kindSuffix = generation.generation() == config.release().apiGeneration()
-                    ? ""
-                    : " " + DeclaredApis.spelling(generation.generation());
-            List<PoolSettings> pools = settings.pools();
-            for (int i = 0; i < pools.size(); i++) {
-                if (!pools.get(i).spec().isEmpty()) {
-                    requireAccepted(schemas, generation.pool(pools.get(i)), poolSetting(i), config, kindSuffix);
+            ApiGeneration api = generation.manifests().generation();
+            String kindSuffix = api == config.release().apiGeneration() ? "" : " " + DeclaredApis.spelling(api);
+            for (RenderedPool pool : generation.pools()) {
+                if (!pool.settings().spec().isEmpty()) {
+                    requireAccepted(schemas, pool.object(), pool.settings().specSetting(), config, kindSuffix);
                 }
             }
-            List<NodeClassSettings> nodeClasses = settings.nodeClasses();
-            for (int i = 0; i < nodeClasses.size(); i++) {
-                if (!nodeClasses.get(i).spec().isEmpty()) {
+            for (RenderedNodeClass nodeClass : generation.nodeClasses()) {
+                if (!nodeClass.settings().spec().isEmpty()) {
                     requireAccepted(
-                            schemas,
-                            generation.nodeClass(nodeClasses.get(i), ROLE),
-                            nodeClassSetting(i),
-                            config,
-                            kindSuffix);
+                            schemas, nodeClass.object(), nodeClass.settings().specSetting(), config, kindSuffix);
                 }
             }
         }
@@ -117,29 +106,6 @@ public final class SpecCheck {
                     "node_overlays[" + i + "].spec",
                     config,
                     "");
-        }
-    }
-
-    /** node_pool_spec for the pool "default", node_pools[N].spec for the others. */
-    public static String poolSetting(int index) {
-        return index == 0 ? "node_pool_spec" : "node_pools[" + (index - 1) + "].spec";
-    }
-
-    /** node_class_spec for the node class "default", node_classes[N].spec for the others. */
-    public static String nodeClassSetting(int index) {
-        return index == 0 ? "node_class_spec" : "node_classes[" + (index - 1) + "].spec";
-    }
-
-    private interface SpecVisitor {
-        void visit(String setting, Map<String, Object> spec);
-    }
-
-    private static void forEachSpec(PoolsAndNodeClasses settings, SpecVisitor pools, SpecVisitor nodeClasses) {
-        for (int i = 0; i < settings.pools().size(); i++) {
-            pools.visit(poolSetting(i), settings.pools().get(i).spec());
-        }
-        for (int i = 0; i < settings.nodeClasses().size(); i++) {
-            nodeClasses.visit(nodeClassSetting(i), settings.nodeClasses().get(i).spec());
         }
     }
 

@@ -156,6 +156,6 @@ final class UninstallHook {
         annotations.put("helm.sh/hook", "pre-delete");
         annotations.put("helm.sh/hook-weight", weight);
         annotations.put("helm.sh/hook-delete-policy", "before-hook-creation,hook-succeeded");
-        return new ObjectMeta(NAME, namespace, annotations);
+        return new ObjectMeta(NAME, namespace, Map.of(), annotations);
     }
 }

@@ -4,8 +4,11 @@ import dev.platform.karpenter.config.BlockDeviceMapping;
 import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
+import dev.platform.karpenter.config.Setting;
+import dev.platform.karpenter.config.SettingsCatalogue;
 import dev.platform.karpenter.versions.ApiGeneration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -67,6 +70,31 @@ final class V1Alpha5Manifests extends GenerationManifests {
         return Map.of(List.of("instanceProfile"), GenerationManifests.V0_INSTANCE_PROFILE_REASON);
     }
 
+    /** A Provisioner keeps at the top of its spec what a NodePool keeps in its template. */
+    @Override
+    Map<Setting<?>, List<String>> typedPaths() {
+        Map<Setting<?>, List<String>> paths = new LinkedHashMap<>();
+        paths.put(SettingsCatalogue.NODE_LABELS, List.of("labels"));
+        paths.put(SettingsCatalogue.NODE_TAINTS, List.of("taints"));
+        paths.put(SettingsCatalogue.CPU_LIMIT, List.of("limits", "resources", "cpu"));
+        paths.put(SettingsCatalogue.MEMORY_LIMIT, List.of("limits", "resources", "memory"));
+        paths.put(SettingsCatalogue.CONSOLIDATION, List.of("consolidation", "enabled"));
+        paths.put(SettingsCatalogue.EXPIRE_AFTER, List.of("ttlSecondsUntilExpired"));
+        return paths;
+    }
+
+    /** An AWSNodeTemplate selects subnets by a map of tags. */
+    @Override
+    String subnetSelectorField() {
+        return "subnetSelector";
+    }
+
+    /** A Provisioner holds its requirements at the top of its spec. */
+    @Override
+    List<String> requirementsPath() {
+        return List.of("requirements");
+    }
+
     /** The node role is not named: nodes take the controller's default instance profile. */
     @Override
     AwsNodeTemplateSpec nodeClassSpec(NodeClassSettings nodeClass, String nodeRoleName) {
@@ -74,15 +102,16 @@ final class V1Alpha5Manifests extends GenerationManifests {
                 nodeClass.amiFamily().setting(),
                 nodeClass.discovery(),
                 nodeClass.discovery(),
-                nodeClass.blockDevices(),
+                nodeClass.amiFamily().blockDevices(),
                 nodeClass.tags());
     }
 
     @Override
-    ProvisionerSpec poolSpec(PoolSettings pool) {
-        Map<String, Object> resources = PoolRequirements.limits(pool);
+    ProvisionerSpec poolSpec(TypedPool typed) {
+        PoolSettings pool = typed.settings();
+        Map<String, Object> resources = PoolRequirements.limits(typed);
         return new ProvisionerSpec(
-                PoolRequirements.of(pool),
+                PoolRequirements.of(typed),
                 pool.labels(),
                 PoolRequirements.taints(pool),
                 new Limits(resources),

@@ -2,9 +2,14 @@ package dev.platform.karpenter.nodepools.manifest;
 
 import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.PoolSettings;
+import dev.platform.karpenter.config.Setting;
+import dev.platform.karpenter.config.SettingsCatalogue;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.Disruption;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.NodeClassRef;
 import dev.platform.karpenter.versions.ApiGeneration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Karpenter 0.32-0.37 (and 1.0 until retired): karpenter.sh/v1beta1 NodePool and karpenter.k8s.aws/v1beta1
@@ -29,9 +34,18 @@ final class V1Beta1Manifests extends GenerationManifests {
                 nodeClass, nodeRoleName, nodeClass.amiFamily().setting(), null);
     }
 
+    /** v1beta1 keeps expireAfter in the disruption block. */
+    @Override
+    Map<Setting<?>, List<String>> typedPaths() {
+        Map<Setting<?>, List<String>> paths = new LinkedHashMap<>(super.typedPaths());
+        paths.put(SettingsCatalogue.EXPIRE_AFTER, List.of("disruption", "expireAfter"));
+        return paths;
+    }
+
     /** consolidateAfter only with WhenEmpty, where the CRD requires it. */
     @Override
-    NodePoolSpec poolSpec(PoolSettings pool) {
+    NodePoolSpec poolSpec(TypedPool typed) {
+        PoolSettings pool = typed.settings();
         Disruption disruption = pool.consolidation()
                 ? new Disruption("WhenUnderutilized", null, pool.expireAfter())
                 // v1alpha5 without consolidation removed empty nodes only after ttlSecondsAfterEmpty, or never.
@@ -42,7 +56,7 @@ final class V1Beta1Manifests extends GenerationManifests {
                                 .orElse("Never"),
                         pool.expireAfter());
         return NodePoolSpec.of(
-                pool,
+                typed,
                 new NodeClassRef(EC2_NODE_CLASS.apiVersion(), null, EC2_NODE_CLASS.kind(), pool.nodeClass()),
                 null,
                 disruption);

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.nodepools.manifest;
 
+import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.Disruption;
@@ -22,21 +23,27 @@ final class V1Manifests extends GenerationManifests {
         super(ApiGeneration.V1, NODE_POOL, EC2_NODE_CLASS);
     }
 
-    /** The alias implies the AMI family. */
+    /**
+     * The alias implies the AMI family; Custom, which has none, is named by amiFamily and takes its
+     * amiSelectorTerms from the spec (SpecRules).
+     */
     @Override
     Ec2NodeClassSpec nodeClassSpec(NodeClassSettings nodeClass, String nodeRoleName) {
-        return Ec2NodeClassSpec.of(
-                nodeClass,
-                nodeRoleName,
-                null,
-                List.of(new Ec2NodeClassSpec.AmiSelectorTerm(
-                        nodeClass.amiFamily().alias(nodeClass.amiVersion()))));
+        AmiFamily family = nodeClass.amiFamily();
+        return family.hasAlias()
+                ? Ec2NodeClassSpec.of(
+                        nodeClass,
+                        nodeRoleName,
+                        null,
+                        List.of(new Ec2NodeClassSpec.AmiSelectorTerm(family.alias(nodeClass.amiVersion()))))
+                : Ec2NodeClassSpec.of(nodeClass, nodeRoleName, family.setting(), null);
     }
 
     @Override
-    NodePoolSpec poolSpec(PoolSettings pool) {
+    NodePoolSpec poolSpec(TypedPool typed) {
+        PoolSettings pool = typed.settings();
         return NodePoolSpec.of(
-                pool,
+                typed,
                 new NodeClassRef(null, EC2_NODE_CLASS.group(), EC2_NODE_CLASS.kind(), pool.nodeClass()),
                 pool.expireAfter(),
                 new Disruption(

@@ -81,7 +81,9 @@ class ObjectKeysTest {
                         "node_class_spec.tags.team must be an EC2 tag value of at most 256 characters"),
                 refused(
                         NEWEST,
-                        "node_classes = [{ name = \"gpu\", spec = { tags = { \"aws:x\" = \"1\" } } }]",
+                        // a node class no pool uses is not rendered: the pool "gpu" uses it
+                        "node_classes = [{ name = \"gpu\", spec = { tags = { \"aws:x\" = \"1\" } } }]\n"
+                                + "node_pools = [{ name = \"gpu\", node_class = \"gpu\" }]",
                         "node_classes[0].spec.tags keys must be EC2 tag keys"),
                 refused(
                         SEED_GENERATION,

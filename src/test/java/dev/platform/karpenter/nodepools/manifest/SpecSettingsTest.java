@@ -213,7 +213,8 @@ class SpecSettingsTest {
                                 + TestConfigs.V1 + ")"),
                 wrong(
                         NEWEST,
-                        "node_classes = [{ name = \"gpu\", spec = { amiSelectorTerms = [{ alias = \"ubuntu@latest\" }] } }]",
+                        "node_classes = [{ name = \"gpu\", spec = { amiSelectorTerms = [{ alias = \"ubuntu@latest\" }] } }]\n"
+                                + "node_pools = [{ name = \"gpu\", node_class = \"gpu\" }]",
                         "node_classes[0].spec.amiSelectorTerms[0].alias: family is not supported, must be one of the following: 'al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022', 'windows2025' (got \"ubuntu@latest\") (EC2NodeClass, Karpenter "
                                 + TestConfigs.V1 + ")"),
                 wrong(
@@ -264,8 +265,9 @@ class SpecSettingsTest {
                         "node_pools[0]: node_class \"gpu\" is not a node class; use \"default\" or a name from node_classes (\"default\")"),
                 wrong(
                         NEWEST,
-                        "node_classes = [{ name = \"default\" }]",
-                        "node_classes[0]: name must not be \"default\""),
+                        "node_classes = [{ name = \"default\" }]\nnode_class_spec = { userData = \"x\" }",
+                        "node_classes[0]: name \"default\" makes the entry the node class \"default\", which"
+                                + " node_class_spec also writes"),
                 wrong(
                         NEWEST,
                         "node_classes = [{ name = \"a\" }, { name = \"a\" }]",
