@@ -106,7 +106,7 @@ final class AdoptionText {
                     + " 'terraform apply'.");
         }
         String stacks = "bin/stacks %s --cluster " + findings.cluster + " --concern ";
-        lines.add("  " + step++ + ". KARPENTER_TFVARS=<tfvars> bin/app, then " + stacks.formatted("plan")
+        lines.add("  " + step++ + ". KARPENTER_TFVARS=<tfvars> libexec/app, then " + stacks.formatted("plan")
                 + "iam,interruption: it imports, updates in place and creates only what is new; then "
                 + stacks.formatted("apply") + "iam,interruption.");
         if (!findings.helmReleases.contains(findings.namespace + "/karpenter-crd")) {

@@ -7,7 +7,7 @@ import static dev.platform.karpenter.config.Adoption.QUEUE;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.karpenter.config.ConfigException;
-import dev.platform.karpenter.versions.InterruptionEvents;
+import dev.platform.karpenter.release.InterruptionEvents;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

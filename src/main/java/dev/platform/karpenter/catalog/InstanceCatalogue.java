@@ -24,7 +24,7 @@ import java.util.zip.GZIPInputStream;
  */
 public final class InstanceCatalogue {
     /** On the class path. */
-    public static final String RESOURCE = "/dev/platform/karpenter/versions/catalog/instance-types.tsv.gz";
+    public static final String RESOURCE = "/dev/platform/karpenter/release/catalog/instance-types.tsv.gz";
 
     static final String NAME_COLUMN = "name";
     static final String INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type";

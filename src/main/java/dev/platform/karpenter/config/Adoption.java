@@ -2,11 +2,11 @@ package dev.platform.karpenter.config;
 
 import static dev.platform.karpenter.config.SettingsCatalogue.ADOPT;
 
-import dev.platform.karpenter.versions.ApiGeneration;
-import dev.platform.karpenter.versions.DeclaredApis;
-import dev.platform.karpenter.versions.InterruptionEvents;
-import dev.platform.karpenter.versions.InterruptionEvents.Event;
-import dev.platform.karpenter.versions.KarpenterRelease;
+import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.release.DeclaredApis;
+import dev.platform.karpenter.release.InterruptionEvents;
+import dev.platform.karpenter.release.InterruptionEvents.Event;
+import dev.platform.karpenter.release.KarpenterRelease;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -100,7 +100,7 @@ public record Adoption(
         return helmReleases.contains(namespace + "/" + name);
     }
 
-    static Adoption from(Settings settings, Context context) {
+    static Adoption from(SettingsReader settings, Context context) {
         Map<String, Object> raw = settings.get(ADOPT);
         if (raw.isEmpty()) {
             return NONE;
@@ -225,7 +225,7 @@ public record Adoption(
         if (value == null) {
             return List.of();
         }
-        return List.copyOf(Settings.toStringList(ADOPT.key() + "." + key, value));
+        return List.copyOf(SettingsReader.toStringList(ADOPT.key() + "." + key, value));
     }
 
     private static Map<String, String> rules(Map<String, Object> raw) {
@@ -233,7 +233,8 @@ public record Adoption(
         if (value == null) {
             return Map.of();
         }
-        Map<String, String> rules = new LinkedHashMap<>(Settings.toStringMap(ADOPT.key() + "." + EVENT_RULES, value));
+        Map<String, String> rules =
+                new LinkedHashMap<>(SettingsReader.toStringMap(ADOPT.key() + "." + EVENT_RULES, value));
         rules.forEach((suffix, name) -> ConfigException.requireMatch(
                 RULE_NAME, ADOPT.key() + "." + EVENT_RULES + "." + suffix, "must be an EventBridge rule name", name));
         return Collections.unmodifiableMap(rules);

@@ -1,6 +1,6 @@
 package dev.platform.karpenter.config;
 
-import dev.platform.karpenter.versions.NodePoolRules;
+import dev.platform.karpenter.release.NodePoolRules;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * publishes its AMIs for. Custom has no alias: its AMIs are selected by id, name or tags, and its nodes boot with the
  * node class's own userData.
  */
-public enum AmiFamily implements SettingValue {
+public enum AmiFamily implements SettingChoice {
     /**
      * Two volumes, as upstream's Bottlerocket example and Karpenter's defaults: a 4Gi OS volume and a 20Gi data
      * volume for images, logs and ephemeral storage.

@@ -40,7 +40,7 @@ public record ChartRepository(
     private static final Pattern ECR_HOST = Pattern.compile("(\\d{12})\\.dkr\\.ecr(?:-fips)?\\.([a-z0-9-]+)\\.(.+)");
     private static final int MAX_LENGTH = 255;
 
-    static ChartRepository from(Settings settings, String clusterRegion) {
+    static ChartRepository from(SettingsReader settings, String clusterRegion) {
         String url = settings.get(SettingsCatalogue.CHART_REPOSITORY);
         Matcher oci = OCI_REPOSITORY.matcher(url);
         ConfigException.require(

@@ -10,9 +10,9 @@ import static dev.platform.karpenter.config.SettingsCatalogue.RETIRED_API;
 import static dev.platform.karpenter.config.SettingsCatalogue.TAGS;
 import static dev.platform.karpenter.config.SettingsCatalogue.UPGRADE_OVERRIDE;
 
-import dev.platform.karpenter.versions.DeclaredApis;
-import dev.platform.karpenter.versions.HelmValueKeys;
-import dev.platform.karpenter.versions.KarpenterRelease;
+import dev.platform.karpenter.release.DeclaredApis;
+import dev.platform.karpenter.release.HelmValueKeys;
+import dev.platform.karpenter.release.KarpenterRelease;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -55,7 +55,7 @@ public record ClusterConfig(
     private static final Pattern EKS_CLUSTER_NAME = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]*");
 
     /** Builds and validates the configuration; every problem is a one-line {@link ConfigException}. */
-    public static ClusterConfig from(Settings settings) {
+    public static ClusterConfig from(SettingsReader settings) {
         String clusterName = settings.required(CLUSTER_NAME);
         ConfigException.requireMatch(
                 EKS_CLUSTER_NAME,
@@ -149,7 +149,7 @@ public record ClusterConfig(
     }
 
     /** Only for the very version it names, so a forgotten override cannot waive the checks of a later step. */
-    private static boolean upgradeOverride(Settings settings, KarpenterRelease release) {
+    private static boolean upgradeOverride(SettingsReader settings, KarpenterRelease release) {
         Optional<String> named = settings.optional(UPGRADE_OVERRIDE);
         if (named.isEmpty()) {
             return false;
@@ -173,7 +173,7 @@ public record ClusterConfig(
     }
 
     /** Only for a Karpenter that can run beside Auto Mode: AWS's migration needs 1.1 or later. */
-    private static boolean besideAutoMode(Settings settings, KarpenterRelease release) {
+    private static boolean besideAutoMode(SettingsReader settings, KarpenterRelease release) {
         boolean beside = settings.get(BESIDE_AUTO_MODE);
         ConfigException.require(
                 !beside || release.runsBesideAutoMode(),
@@ -183,7 +183,7 @@ public record ClusterConfig(
         return beside;
     }
 
-    private static String dnsLabel(Settings settings, Setting<String> setting) {
+    private static String dnsLabel(SettingsReader settings, Setting<String> setting) {
         return Kubernetes.requireDnsLabel(setting.key(), settings.get(setting));
     }
 }

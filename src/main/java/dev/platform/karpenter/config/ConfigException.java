@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 public final class ConfigException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    /** Longest message line, and longest error line the app prints (run.Main): the one limit for both. */
+    /** Longest message line, and longest error line the app prints (synth.Main): the one limit for both. */
     public static final int MAX_LENGTH = 300;
     /** Longest part of a user's value a message quotes. */
     static final int MAX_QUOTED = 40;

@@ -121,7 +121,7 @@ public final class ConfigLoader {
     }
 
     public static ClusterConfig fromVariables(Map<String, Object> variables) {
-        Settings settings = Settings.cluster(variables);
+        SettingsReader settings = SettingsReader.cluster(variables);
         ClusterConfig config = ClusterConfig.from(settings);
         settings.rejectUnknownKeys();
         return config;

@@ -3,7 +3,7 @@ package dev.platform.karpenter.config;
 import java.util.Locale;
 
 /** How the Karpenter controller's pods get AWS credentials. */
-public enum ControllerIdentity implements SettingValue {
+public enum ControllerIdentity implements SettingChoice {
     /** IAM roles for service accounts: the role trusts the cluster's OIDC provider (the seed's choice). */
     IRSA,
     /** EKS Pod Identity: the role trusts pods.eks.amazonaws.com and an association binds it to the service account. */

@@ -57,7 +57,8 @@ public record ControllerResources(Map<String, String> requests, Map<String, Stri
             return Map.of();
         }
         Map<String, String> result = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> entry : Settings.toObject(key, value).entrySet()) {
+        for (Map.Entry<String, Object> entry :
+                SettingsReader.toObject(key, value).entrySet()) {
             String entryKey = key + "." + entry.getKey();
             String quantity = entry.getValue() instanceof Boolean || entry.getValue() == null
                     ? String.valueOf(entry.getValue())

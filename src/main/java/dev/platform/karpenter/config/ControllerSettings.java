@@ -6,7 +6,7 @@ import static dev.platform.karpenter.config.SettingsCatalogue.CONTROLLER_RESOURC
 import static dev.platform.karpenter.config.SettingsCatalogue.CONTROLLER_TOLERATIONS;
 import static dev.platform.karpenter.config.SettingsCatalogue.STS_REGIONAL_ENDPOINTS;
 
-import dev.platform.karpenter.versions.KarpenterRelease;
+import dev.platform.karpenter.release.KarpenterRelease;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -42,7 +42,7 @@ public record ControllerSettings(
     private static final Set<String> AFFINITY_KINDS = Set.of("nodeAffinity", "podAffinity", "podAntiAffinity");
     private static final Pattern AFFINITY_TEXT = Pattern.compile("[-A-Za-z0-9_./]{0,316}");
 
-    static ControllerSettings from(Settings settings, KarpenterRelease release, String region) {
+    static ControllerSettings from(SettingsReader settings, KarpenterRelease release, String region) {
         int replicas = settings.get(CONTROLLER_REPLICAS);
         List<Map<String, Object>> tolerationObjects = settings.get(CONTROLLER_TOLERATIONS);
         List<Toleration> tolerations = new ArrayList<>();
@@ -63,7 +63,7 @@ public record ControllerSettings(
                 ControllerResources.from(CONTROLLER_RESOURCES.key(), settings.get(CONTROLLER_RESOURCES)),
                 List.copyOf(tolerations),
                 wholeNumbersAsLong(affinity),
-                ChartValuesSetting.read(settings, release),
+                ControllerValuesReader.read(settings, release),
                 ChartRepository.from(settings, region));
     }
 
@@ -99,7 +99,7 @@ public record ControllerSettings(
         if (value instanceof Number number) {
             return new BigDecimal(number.toString()).stripTrailingZeros().toPlainString();
         }
-        throw Settings.wrongType(key, "a string", value);
+        throw SettingsReader.wrongType(key, "a string", value);
     }
 
     /** HCL numbers arrive as Double; Kubernetes integer fields (weight) should not render as 100.0. */

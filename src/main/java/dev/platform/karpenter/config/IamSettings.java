@@ -7,7 +7,7 @@ import static dev.platform.karpenter.config.SettingsCatalogue.IAM_ROLE_ARN;
 import static dev.platform.karpenter.config.SettingsCatalogue.IRSA_USE_NAME_PREFIX;
 import static dev.platform.karpenter.config.SettingsCatalogue.NODE_GROUP_NAME;
 
-import dev.platform.karpenter.versions.DeclaredApis;
+import dev.platform.karpenter.release.DeclaredApis;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -33,7 +33,7 @@ public record IamSettings(
 
     private static final Pattern ROLE_ARN = Pattern.compile("arn:aws[a-z-]*:iam::\\d{12}:role/[\\w+=,.@/-]{1,512}");
 
-    static IamSettings from(Settings settings, DeclaredApis apis) {
+    static IamSettings from(SettingsReader settings, DeclaredApis apis) {
         ControllerIdentity identity = settings.get(CONTROLLER_IDENTITY);
         CONTROLLER_IDENTITY.requireAvailable(identity, apis);
         boolean create = settings.get(CREATE_IAM_ROLE);

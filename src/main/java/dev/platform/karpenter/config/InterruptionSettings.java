@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 public record InterruptionSettings(String queueName, Optional<String> kmsKeyId) {
     private static final Pattern SQS_QUEUE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,80}");
 
-    static InterruptionSettings from(Settings settings, String clusterName) {
+    static InterruptionSettings from(SettingsReader settings, String clusterName) {
         String queueName = settings.optional(QUEUE_NAME).orElse(clusterName);
         ConfigException.requireMatch(
                 SQS_QUEUE_NAME, QUEUE_NAME.key(), "must be 1 to 80 letters, digits, '-' or '_'", queueName);

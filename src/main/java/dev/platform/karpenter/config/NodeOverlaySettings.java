@@ -1,6 +1,6 @@
 package dev.platform.karpenter.config;
 
-import dev.platform.karpenter.versions.DeclaredApis;
+import dev.platform.karpenter.release.DeclaredApis;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -18,7 +18,7 @@ public record NodeOverlaySettings(String name, Map<String, Object> metadata, Map
     private static final Set<String> METADATA_KEYS = Set.of("labels", "annotations");
 
     /** The entries of node_overlays, validated: names unique, only name, spec and metadata, a release with the kind. */
-    static List<NodeOverlaySettings> from(Settings settings, DeclaredApis apis) {
+    static List<NodeOverlaySettings> from(SettingsReader settings, DeclaredApis apis) {
         List<Map<String, Object>> entries = settings.get(SettingsCatalogue.NODE_OVERLAYS);
         if (!entries.isEmpty()) {
             SettingsCatalogue.NODE_OVERLAYS.requireApplies(apis, "remove node_overlays");

@@ -11,7 +11,7 @@ public record NodeRequirement(String key, String operator, List<String> values) 
     static final List<String> OPERATORS = List.of("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt");
 
     static NodeRequirement from(String where, Map<String, Object> fields) {
-        Settings settings = new Settings(fields);
+        SettingsReader settings = new SettingsReader(fields);
         try {
             String key = settings.requiredString("key");
             String operator = settings.requiredString("operator");

@@ -5,7 +5,7 @@ import java.util.Map;
 /** A taint Karpenter puts on the nodes of a pool: node_taints = [{ key, value, effect }]. */
 public record NodeTaint(String key, String value, String effect) {
     static NodeTaint from(String where, Map<String, Object> fields) {
-        Settings settings = new Settings(fields);
+        SettingsReader settings = new SettingsReader(fields);
         try {
             String key = settings.requiredString("key");
             String value = settings.string("value", "");

@@ -79,7 +79,7 @@ public record PoolSettings(
     private static final Pattern INSTANCE_CATEGORY = Pattern.compile("[a-z]{1,4}");
 
     /** The pool "default" from the top-level settings, with the catalogue's defaults. */
-    static PoolSettings defaults(Settings settings) {
+    static PoolSettings defaults(SettingsReader settings) {
         return read(
                 settings,
                 DEFAULT_POOL,
@@ -122,7 +122,7 @@ public record PoolSettings(
      * A pool of node_pools ({@code where}: "node_pools[2]"): its own name and settings, the rest taken from
      * {@code inherited}; the entry named "default" is the pool of the top-level settings itself.
      */
-    static PoolSettings extra(Settings settings, PoolSettings inherited, String where) {
+    static PoolSettings extra(SettingsReader settings, PoolSettings inherited, String where) {
         String name = settings.required(NODE_POOL_NAME);
         // The pool's name is also a label value (karpenter.sh/nodepool, karpenter.sh/provisioner-name) on its nodes.
         Kubernetes.requireDnsSubdomain(NODE_POOL_NAME.key(), name);
@@ -143,7 +143,7 @@ public record PoolSettings(
     }
 
     private static PoolSettings read(
-            Settings settings,
+            SettingsReader settings,
             String name,
             String nodeClass,
             Map<String, Object> spec,
@@ -198,7 +198,7 @@ public record PoolSettings(
     }
 
     /** The tracked settings {@code settings} writes, over {@code before} (the top level's, for the entry "default"). */
-    private static Map<String, String> written(Settings settings, String where, Map<String, String> before) {
+    private static Map<String, String> written(SettingsReader settings, String where, Map<String, String> before) {
         Map<String, String> written = new java.util.LinkedHashMap<>(before);
         for (Setting<?> setting : TRACKED) {
             // An empty list or map counts as left out, as everywhere in the settings.

@@ -11,9 +11,9 @@ import static dev.platform.karpenter.config.SettingsCatalogue.NODE_POOLS;
 import static dev.platform.karpenter.config.SettingsCatalogue.TTL_SECONDS_AFTER_EMPTY;
 import static dev.platform.karpenter.config.SettingsCatalogue.UNINSTALL_HOOK_IMAGE;
 
-import dev.platform.karpenter.versions.DeclaredApis;
-import dev.platform.karpenter.versions.KarpenterRelease;
-import dev.platform.karpenter.versions.NodePoolRules;
+import dev.platform.karpenter.release.DeclaredApis;
+import dev.platform.karpenter.release.KarpenterRelease;
+import dev.platform.karpenter.release.NodePoolRules;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -58,7 +58,7 @@ public record PoolsAndNodeClasses(
     private static final Pattern IMAGE = Pattern.compile("[a-z0-9]([-a-z0-9._/:@]*[a-zA-Z0-9])?");
 
     static PoolsAndNodeClasses from(
-            Settings settings, String clusterName, DeclaredApis apis, Map<String, String> tags) {
+            SettingsReader settings, String clusterName, DeclaredApis apis, Map<String, String> tags) {
         NodePoolRules rules = NodePoolRules.of(apis);
         AmiFamily amiFamily = settings.get(AMI_FAMILY);
         AMI_FAMILY.requireAvailable(amiFamily, apis);
@@ -120,7 +120,7 @@ public record PoolsAndNodeClasses(
             String where = SettingsCatalogue.NODE_CLASSES.key() + "[" + i + "]";
             try {
                 NodeClassSettings nodeClass =
-                        nodeClass(Settings.nodeClass(extraClasses.get(i)), topLevelClass, apis, where);
+                        nodeClass(SettingsReader.nodeClass(extraClasses.get(i)), topLevelClass, apis, where);
                 boolean isDefault = nodeClass.name().equals(NodeClassSettings.DEFAULT_NODE_CLASS);
                 if (nodeClasses.stream()
                         .anyMatch(other ->
@@ -171,7 +171,7 @@ public record PoolsAndNodeClasses(
      * The pool "default" (the top-level settings, or the entry of node_pools named so; none with default_node_pool =
      * false and no such entry), then the other entries of node_pools in their order.
      */
-    private static List<PoolSettings> pools(Settings settings) {
+    private static List<PoolSettings> pools(SettingsReader settings) {
         PoolSettings topLevelPool = PoolSettings.defaults(settings);
         List<Map<String, Object>> extraPools = settings.get(NODE_POOLS);
         List<PoolSettings> entries = new ArrayList<>();
@@ -180,7 +180,7 @@ public record PoolsAndNodeClasses(
         for (int i = 0; i < extraPools.size(); i++) {
             String where = NODE_POOLS.key() + "[" + i + "]";
             try {
-                PoolSettings pool = PoolSettings.extra(Settings.pool(extraPools.get(i)), topLevelPool, where);
+                PoolSettings pool = PoolSettings.extra(SettingsReader.pool(extraPools.get(i)), topLevelPool, where);
                 if (!names.add(pool.name())) {
                     throw new ConfigException(
                             "name " + ConfigException.quote(pool.name()) + " is used by another pool");
@@ -224,7 +224,7 @@ public record PoolsAndNodeClasses(
      * the node class "default" itself, its settings over the top-level ones.
      */
     private static NodeClassSettings nodeClass(
-            Settings settings, NodeClassSettings defaults, DeclaredApis apis, String where) {
+            SettingsReader settings, NodeClassSettings defaults, DeclaredApis apis, String where) {
         String name = settings.required(SettingsCatalogue.NODE_CLASS_NAME);
         Kubernetes.requireDnsSubdomain(SettingsCatalogue.NODE_CLASS_NAME.key(), name);
         Optional<AmiFamily> writtenFamily = settings.optional(AMI_FAMILY);

@@ -1,8 +1,8 @@
 package dev.platform.karpenter.config;
 
-import dev.platform.karpenter.versions.DeclaredApis;
-import dev.platform.karpenter.versions.KarpenterMinor;
-import dev.platform.karpenter.versions.KarpenterRelease;
+import dev.platform.karpenter.release.DeclaredApis;
+import dev.platform.karpenter.release.KarpenterMinor;
+import dev.platform.karpenter.release.KarpenterRelease;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;

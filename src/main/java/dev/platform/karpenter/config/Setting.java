@@ -1,6 +1,6 @@
 package dev.platform.karpenter.config;
 
-import dev.platform.karpenter.versions.DeclaredApis;
+import dev.platform.karpenter.release.DeclaredApis;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -13,7 +13,7 @@ import java.util.function.BiFunction;
 
 /**
  * One setting of the tfvars, declared once in {@link SettingsCatalogue}: key, type, default, what is allowed, the
- * Karpenter releases it applies to, where it may be written, and what it does. {@link Settings#get} reads it and checks
+ * Karpenter releases it applies to, where it may be written, and what it does. {@link SettingsReader#get} reads it and checks
  * what the entry states (type, allowed values, lower bound); {@link #requireApplies} checks the release span; the
  * README's settings tables and terraform.tfvars.example are generated from the entries (SettingsDocs).
  *
@@ -75,7 +75,7 @@ public final class Setting<T> {
     private final ReleaseSpan releases;
     private final List<String> allowed;
     private final Map<String, ReleaseSpan> allowedReleases;
-    private final Class<? extends SettingValue> choices;
+    private final Class<? extends SettingChoice> choices;
     private final Integer min;
     private final boolean nonEmpty;
     private final String example;
@@ -232,7 +232,7 @@ public final class Setting<T> {
     /**
      * Fails unless the declared generations accept {@code value} of a choice setting, naming the values they do.
      */
-    public void requireAvailable(SettingValue value, DeclaredApis apis) {
+    public void requireAvailable(SettingChoice value, DeclaredApis apis) {
         if (!value.releases().contains(apis)) {
             throw new ConfigException(key + " " + ConfigException.quote(value.setting()) + " applies to Karpenter "
                     + value.releases().text() + " only; with " + apis.release() + " use "
@@ -291,7 +291,7 @@ public final class Setting<T> {
         private ReleaseSpan releases = ReleaseSpan.ALL;
         private final List<String> allowed = new ArrayList<>();
         private final Map<String, ReleaseSpan> allowedReleases = new HashMap<>();
-        private Class<? extends SettingValue> choices;
+        private Class<? extends SettingChoice> choices;
         private Integer min;
         private boolean nonEmpty;
         private String example;
@@ -382,7 +382,7 @@ public final class Setting<T> {
             return this;
         }
 
-        Builder<T> choices(Class<? extends SettingValue> type) {
+        Builder<T> choices(Class<? extends SettingChoice> type) {
             this.choices = type;
             return this;
         }
@@ -413,7 +413,7 @@ public final class Setting<T> {
         private Hcl() {}
 
         static String literal(Object value) {
-            if (value instanceof SettingValue choice) {
+            if (value instanceof SettingChoice choice) {
                 return literal(choice.setting());
             }
             if (value instanceof String text) {

@@ -2,10 +2,9 @@ package dev.platform.karpenter.config;
 
 import dev.platform.karpenter.config.Setting.Scope;
 import dev.platform.karpenter.config.Setting.Type;
-import dev.platform.karpenter.versions.ApiGeneration;
-import dev.platform.karpenter.versions.KarpenterRelease;
-import dev.platform.karpenter.versions.NodePoolRules;
-import dev.platform.karpenter.versions.UpgradeSteps;
+import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.release.KarpenterRelease;
+import dev.platform.karpenter.release.NodePoolRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +14,7 @@ import java.util.function.BiFunction;
 /**
  * Every setting of a cluster's tfvars, each declared once as a typed {@link Setting} (in the spirit of a Terraform
  * module's variables.tf): key, type, default, what is allowed, the releases it applies to, where it may be written,
- * and what it does. {@link Settings#get} reads by entry; terraform.tfvars.example and the README's settings tables
+ * and what it does. {@link SettingsReader#get} reads by entry; terraform.tfvars.example and the README's settings tables
  * are generated from here (SettingsDocs, checked by SettingsDocsTest).
  *
  * <p>To add a setting: declare a constant in its section, e.g.
@@ -36,44 +35,44 @@ public final class SettingsCatalogue {
      */
     public record Section(String title, String stack, String intro) {
         public Setting.Builder<String> string(String key) {
-            return entry(key, Type.STRING, (k, v) -> Settings.cast(k, v, String.class, "a string"));
+            return entry(key, Type.STRING, (k, v) -> SettingsReader.cast(k, v, String.class, "a string"));
         }
 
         public Setting.Builder<Boolean> bool(String key) {
-            return entry(key, Type.BOOL, (k, v) -> Settings.cast(k, v, Boolean.class, "true or false"));
+            return entry(key, Type.BOOL, (k, v) -> SettingsReader.cast(k, v, Boolean.class, "true or false"));
         }
 
         /** A whole number. */
         public Setting.Builder<Integer> number(String key) {
-            return entry(key, Type.NUMBER, Settings::toInteger);
+            return entry(key, Type.NUMBER, SettingsReader::toInteger);
         }
 
         /** A list of strings. */
         public Setting.Builder<List<String>> list(String key) {
-            return entry(key, Type.LIST, Settings::toStringList);
+            return entry(key, Type.LIST, SettingsReader::toStringList);
         }
 
         /** A map of strings. */
         public Setting.Builder<Map<String, String>> map(String key) {
-            return entry(key, Type.MAP, Settings::toStringMap);
+            return entry(key, Type.MAP, SettingsReader::toStringMap);
         }
 
         /** An object of any nesting. */
         public Setting.Builder<Map<String, Object>> object(String key) {
-            return entry(key, Type.OBJECT, Settings::toObject);
+            return entry(key, Type.OBJECT, SettingsReader::toObject);
         }
 
         /** A list of objects. */
         public Setting.Builder<List<Map<String, Object>>> objects(String key) {
-            return entry(key, Type.OBJECT_LIST, Settings::toObjectList);
+            return entry(key, Type.OBJECT_LIST, SettingsReader::toObjectList);
         }
 
         /** A string naming one constant of {@code type}, which lists the allowed spellings and their releases. */
-        public <E extends Enum<E> & SettingValue> Setting.Builder<E> choice(String key, Class<E> type) {
+        public <E extends Enum<E> & SettingChoice> Setting.Builder<E> choice(String key, Class<E> type) {
             return entry(
                             key,
                             Type.STRING,
-                            (k, v) -> SettingValue.parse(type, k, Settings.cast(k, v, String.class, "a string")))
+                            (k, v) -> SettingChoice.parse(type, k, SettingsReader.cast(k, v, String.class, "a string")))
                     .choices(type);
         }
 
@@ -787,6 +786,6 @@ public final class SettingsCatalogue {
     }
 
     private static KarpenterRelease newest() {
-        return UpgradeSteps.newestRelease();
+        return KarpenterRelease.newest();
     }
 }

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 public record StateBackendSettings(Optional<String> bucket, String region, String keyPrefix) {
     private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
-    static StateBackendSettings from(Settings settings, String clusterRegion) {
+    static StateBackendSettings from(SettingsReader settings, String clusterRegion) {
         Optional<String> bucket = settings.optional(STATE_BUCKET).filter(b -> !b.isBlank());
         bucket.ifPresent(b -> ConfigException.requireMatch(
                 BUCKET,

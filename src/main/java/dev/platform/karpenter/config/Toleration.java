@@ -45,7 +45,7 @@ public record Toleration(
         value.ifPresent(v -> Kubernetes.requireLabelValue(key + ".value", v));
         effect.ifPresent(e -> Kubernetes.requireTaintEffect(key + ".effect", e));
         Optional<Long> seconds = Optional.ofNullable(fields.get("tolerationSeconds"))
-                .map(v -> (long) Settings.toInteger(key + ".tolerationSeconds", v));
+                .map(v -> (long) SettingsReader.toInteger(key + ".tolerationSeconds", v));
         seconds.ifPresent(s -> {
             ConfigException.require(s >= 0, () -> key + ".tolerationSeconds must not be negative, got " + s);
             ConfigException.require(
@@ -71,7 +71,7 @@ public record Toleration(
             return Optional.empty();
         }
         if (!(value instanceof String text)) {
-            throw Settings.wrongType(key + "." + field, "a string", value);
+            throw SettingsReader.wrongType(key + "." + field, "a string", value);
         }
         return Optional.of(text);
     }

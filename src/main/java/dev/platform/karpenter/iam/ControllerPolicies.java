@@ -2,7 +2,7 @@ package dev.platform.karpenter.iam;
 
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.TerraformStrings;
-import dev.platform.karpenter.versions.ControllerPolicy;
+import dev.platform.karpenter.policy.ControllerPolicy;
 import imports.aws.data_aws_kms_key.DataAwsKmsKey;
 import imports.aws.data_aws_kms_key.DataAwsKmsKeyConfig;
 import imports.aws.iam_policy.IamPolicy;

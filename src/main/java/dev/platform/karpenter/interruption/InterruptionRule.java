@@ -2,7 +2,7 @@ package dev.platform.karpenter.interruption;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.platform.karpenter.versions.InterruptionEvents.Event;
+import dev.platform.karpenter.release.InterruptionEvents.Event;
 import imports.aws.cloudwatch_event_rule.CloudwatchEventRule;
 import imports.aws.cloudwatch_event_rule.CloudwatchEventRuleConfig;
 import imports.aws.cloudwatch_event_target.CloudwatchEventTarget;

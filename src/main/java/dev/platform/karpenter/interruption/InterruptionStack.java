@@ -7,8 +7,8 @@ import dev.platform.karpenter.aws.AwsProviders;
 import dev.platform.karpenter.aws.ClusterGuards;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.TerraformStrings;
-import dev.platform.karpenter.versions.InterruptionEvents;
-import dev.platform.karpenter.versions.InterruptionEvents.Event;
+import dev.platform.karpenter.release.InterruptionEvents;
+import dev.platform.karpenter.release.InterruptionEvents.Event;
 import java.util.Optional;
 import software.constructs.Construct;
 

@@ -3,7 +3,7 @@ package dev.platform.karpenter.preview;
 import dev.platform.karpenter.catalog.InstanceCatalogue;
 import dev.platform.karpenter.catalog.NodeOverlay;
 import dev.platform.karpenter.config.ClusterConfig;
-import dev.platform.karpenter.versions.ValuePath;
+import dev.platform.karpenter.release.ValuePath;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

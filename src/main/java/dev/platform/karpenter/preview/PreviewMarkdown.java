@@ -17,7 +17,7 @@ import java.util.Set;
 public final class PreviewMarkdown {
     /** Type names listed per change before "and N more". */
     static final int NAMES_SHOWN = 15;
-    /** What bin/plan-stacks may add to a plan report (stacks.PlanReport leaves this room below GitHub's limit). */
+    /** What bin/plan-stacks may add to a plan report (terraform.PlanReport leaves this room below GitHub's limit). */
     static final int MAX_LENGTH = 10_000;
 
     private PreviewMarkdown() {}

@@ -1,6 +1,6 @@
 package dev.platform.karpenter.schema;
 
-import dev.platform.karpenter.versions.KarpenterRelease;
+import dev.platform.karpenter.release.KarpenterRelease;
 import java.io.Reader;
 import java.io.StringReader;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package dev.platform.karpenter.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.platform.karpenter.versions.KarpenterRelease;
+import dev.platform.karpenter.release.KarpenterRelease;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -22,7 +22,7 @@ import java.util.zip.GZIPInputStream;
  */
 public final class ReleaseSchemas {
     /** Where the shipped files are on the class path. */
-    static final String ROOT = "/dev/platform/karpenter/versions/releases/";
+    static final String ROOT = "/dev/platform/karpenter/release/releases/";
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Map<String, ReleaseSchemas> BY_MINOR = new ConcurrentHashMap<>();
@@ -41,7 +41,7 @@ public final class ReleaseSchemas {
      * The schemas of {@code release}'s minor, loaded on the first call for that minor.
      *
      * @throws IllegalStateException when the app ships no files for that minor (a release constant without its
-     *     vendored files: bin/vendor-release adds them)
+     *     vendored files: libexec/vendor-release adds them)
      */
     public static ReleaseSchemas of(KarpenterRelease release) {
         return BY_MINOR.computeIfAbsent(minor(release), ReleaseSchemas::load);
@@ -118,7 +118,7 @@ public final class ReleaseSchemas {
             if (in == null) {
                 throw new IllegalStateException(
                         "no schemas ship with the app for Karpenter " + minor + ".x (class path " + ROOT + minor
-                                + "/ is missing; bin/vendor-release adds a release's files)");
+                                + "/ is missing; libexec/vendor-release adds a release's files)");
             }
             release.load(in);
         } catch (IOException e) {

@@ -10,7 +10,7 @@ import java.util.Properties;
  * same version as the cdktf library, pom.xml's cdktf.version, written into pinned.properties by the build).
  */
 final class CdktfCli {
-    private static final String PINNED_RESOURCE = "/dev/platform/karpenter/run/pinned.properties";
+    private static final String PINNED_RESOURCE = "/dev/platform/karpenter/synth/pinned.properties";
 
     private CdktfCli() {}
 

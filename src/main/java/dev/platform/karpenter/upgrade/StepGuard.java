@@ -5,8 +5,6 @@ import com.hashicorp.cdktf.TerraformOutput;
 import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.iam.IamStack;
-import dev.platform.karpenter.versions.UpgradeStation;
-import dev.platform.karpenter.versions.UpgradeSteps;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

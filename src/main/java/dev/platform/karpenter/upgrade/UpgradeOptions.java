@@ -1,8 +1,8 @@
 package dev.platform.karpenter.upgrade;
 
 import dev.platform.karpenter.config.ConfigException;
-import dev.platform.karpenter.versions.ApiGeneration;
-import dev.platform.karpenter.versions.KarpenterRelease;
+import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.release.KarpenterRelease;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

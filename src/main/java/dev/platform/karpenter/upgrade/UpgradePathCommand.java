@@ -5,10 +5,9 @@ import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.config.TfvarsFile;
 import dev.platform.karpenter.nodepools.manifest.SpecCheck;
-import dev.platform.karpenter.versions.DeclaredApis;
-import dev.platform.karpenter.versions.KarpenterRelease;
-import dev.platform.karpenter.versions.UpgradeSteps;
-import dev.platform.karpenter.versions.UpgradeSteps.Deployed;
+import dev.platform.karpenter.release.DeclaredApis;
+import dev.platform.karpenter.release.KarpenterRelease;
+import dev.platform.karpenter.upgrade.UpgradeSteps.Deployed;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,6 +24,14 @@ import java.util.Map;
  * reads it too), {@link UpgradeReport} (what is reported) and {@link UpgradeReportPrinter} (its text).
  */
 public final class UpgradePathCommand {
+    static final String HELP = """
+              Prints the deploys that carry the cluster from its deployed Karpenter (read from the IAM stack's
+              local state, or --from) to --to (default: the newest supported), one step upstream allows each: the
+              chart version and retired_api to set, the Kubernetes range, what changes, what to check before the
+              next. TFVARS: the cluster's configuration (default: KARPENTER_TFVARS, terraform.tfvars, the example).
+              --kubernetes 1.N: the cluster's Kubernetes version, for the range checks.
+              Guide: docs/guides/upgrading-from-v0.30.md""";
+
     static final int EXIT_BAD_INPUT = 2;
 
     private UpgradePathCommand() {}
@@ -38,6 +45,11 @@ public final class UpgradePathCommand {
      * walk (adopt.AdoptionIT), which starts it on an adopted installation's state.
      */
     public static int run(Path projectDir, String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+        if (java.util.Arrays.asList(args).contains("--help")) {
+            out.println(UpgradeOptions.USAGE);
+            out.println(HELP);
+            return 0;
+        }
         try {
             UpgradeOptions options = UpgradeOptions.parse(args);
             Path file = options.tfvars()

@@ -2,9 +2,9 @@ package dev.platform.karpenter.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.platform.karpenter.versions.DeclaredApis;
-import dev.platform.karpenter.versions.KarpenterRelease;
-import dev.platform.karpenter.versions.NodePoolRules;
+import dev.platform.karpenter.release.DeclaredApis;
+import dev.platform.karpenter.release.KarpenterRelease;
+import dev.platform.karpenter.release.NodePoolRules;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -4,11 +4,11 @@ import static dev.platform.karpenter.testing.TestConfigs.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.release.KarpenterMinor;
+import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
-import dev.platform.karpenter.versions.ApiGeneration;
-import dev.platform.karpenter.versions.KarpenterMinor;
-import dev.platform.karpenter.versions.KarpenterRelease;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

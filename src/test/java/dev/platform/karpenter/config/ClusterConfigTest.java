@@ -7,8 +7,8 @@ import static dev.platform.karpenter.testing.TestConfigs.config;
 import static dev.platform.karpenter.testing.TestConfigs.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.testing.TestConfigs;
-import dev.platform.karpenter.versions.ApiGeneration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

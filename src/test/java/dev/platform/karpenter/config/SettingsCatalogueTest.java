@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.platform.karpenter.config.Setting.Scope;
+import dev.platform.karpenter.release.DeclaredApis;
+import dev.platform.karpenter.release.KarpenterMinor;
 import dev.platform.karpenter.testing.TestConfigs;
-import dev.platform.karpenter.versions.DeclaredApis;
-import dev.platform.karpenter.versions.KarpenterMinor;
-import dev.platform.karpenter.versions.UpgradeSteps;
+import dev.platform.karpenter.upgrade.UpgradeSteps;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +20,7 @@ class SettingsCatalogueTest {
 
     @Test
     void theCodeReadsEveryCataloguedSettingAndNoOther() {
-        Settings settings = Settings.cluster(TfvarsFile.parse(EXAMPLE));
+        SettingsReader settings = SettingsReader.cluster(TfvarsFile.parse(EXAMPLE));
         ClusterConfig.from(settings);
 
         assertThat(settings.readKeys()).containsExactlyInAnyOrderElementsOf(keysIn(Scope.CLUSTER));
@@ -28,20 +28,20 @@ class SettingsCatalogueTest {
 
     @Test
     void aNodePoolsEntryIsReadByTheCataloguesPoolSettingsAndNoOther() {
-        Settings entry = Settings.pool(Map.of("name", "extra"));
-        PoolSettings.extra(entry, PoolSettings.defaults(Settings.cluster(Map.of())), "node_pools[0]");
+        SettingsReader entry = SettingsReader.pool(Map.of("name", "extra"));
+        PoolSettings.extra(entry, PoolSettings.defaults(SettingsReader.cluster(Map.of())), "node_pools[0]");
 
         assertThat(entry.readKeys()).containsExactlyInAnyOrderElementsOf(keysIn(Scope.NODE_POOL));
     }
 
     @Test
     void aSettingIsReadOnlyWhereTheCatalogueSaysItMayBeWritten() {
-        assertThatThrownBy(() -> Settings.cluster(Map.of()).optional(SettingsCatalogue.NODE_POOL_NAME))
+        assertThatThrownBy(() -> SettingsReader.cluster(Map.of()).optional(SettingsCatalogue.NODE_POOL_NAME))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("name is not read in cluster");
-        assertThatThrownBy(() -> Settings.pool(Map.of()).optional(SettingsCatalogue.REGION))
+        assertThatThrownBy(() -> SettingsReader.pool(Map.of()).optional(SettingsCatalogue.REGION))
                 .isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> Settings.cluster(Map.of()).string("region", ""))
+        assertThatThrownBy(() -> SettingsReader.cluster(Map.of()).string("region", ""))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("read it by its SettingsCatalogue entry");
     }

@@ -14,7 +14,7 @@ class SettingsDocsTest {
 
     @Test
     void theExampleSetsEveryShownSettingToItsDefault() {
-        Settings example = Settings.cluster(TfvarsFile.parse(EXAMPLE));
+        SettingsReader example = SettingsReader.cluster(TfvarsFile.parse(EXAMPLE));
         for (Setting<?> setting : SettingsCatalogue.in(Setting.Scope.CLUSTER)) {
             if (setting.exampleShown() && setting.defaultValue().isPresent()) {
                 assertThat(example.optional(setting)).as(setting.key()).isEqualTo(setting.defaultValue());

@@ -4,12 +4,12 @@ import static dev.platform.karpenter.controller.ControllerFixtures.values;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.release.HelmValueKeys;
+import dev.platform.karpenter.release.ValuePath;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
-import dev.platform.karpenter.versions.HelmValueKeys;
-import dev.platform.karpenter.versions.ValuePath;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.release.HelmValueKeys;
+import dev.platform.karpenter.release.ValuePath;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
-import dev.platform.karpenter.versions.HelmValueKeys;
-import dev.platform.karpenter.versions.ValuePath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;

@@ -95,7 +95,7 @@ class CdktfCliIT {
         Files.writeString(workspace.resolve("cdktf.json"), """
                 {"language": "java", "app": %s, "sendCrashReports": "false"}
                 """.formatted(new ObjectMapper()
-                .writeValueAsString(PROJECT.resolve("bin/app").toString())));
+                .writeValueAsString(PROJECT.resolve("libexec/app").toString())));
         Files.writeString(workspace.resolve("terraform.tfvars"), """
                 cluster_name            = "e2e"
                 region                  = "%s"
@@ -113,7 +113,7 @@ class CdktfCliIT {
         Map<String, String> env = builder.environment();
         TerraformRunner.pointAtMoto(env, moto);
         env.remove("KARPENTER_TFVARS");
-        // As a user runs it: bin/app chooses the kernel (the test JVM's JSII_RUNTIME is relative to the project).
+        // As a user runs it: libexec/app chooses the kernel (the test JVM's JSII_RUNTIME is relative to the project).
         env.remove("JSII_RUNTIME");
         env.putAll(Map.of("CI", "true", "NO_COLOR", "1"));
         Process process = builder.start();

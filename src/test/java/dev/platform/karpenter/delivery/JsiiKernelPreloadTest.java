@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * bin/jsii-kernel.js, preloaded into Node.js as bin/jsii-kernel does: what the kernel writes to fd 3 reaches stdout
+ * libexec/jsii-kernel.js, preloaded into Node.js as libexec/jsii-kernel does: what the kernel writes to fd 3 reaches stdout
  * (the JVM's end of the protocol), console output of JavaScript code goes to stderr in the form jsii's Java runtime
  * decodes, and only the stack traces cdktf records on plain objects are left unformatted.
  */
@@ -66,7 +66,7 @@ class JsiiKernelPreloadTest {
     private record Result(String stdout, String stderr) {}
 
     private static Result runNode(String script) throws IOException, InterruptedException {
-        Process node = new ProcessBuilder("node", "--require", "./bin/jsii-kernel.js", "-e", script).start();
+        Process node = new ProcessBuilder("node", "--require", "./libexec/jsii-kernel.js", "-e", script).start();
         node.getOutputStream().close();
         assertThat(node.waitFor(30, TimeUnit.SECONDS)).as("node finished").isTrue();
         String stdout = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

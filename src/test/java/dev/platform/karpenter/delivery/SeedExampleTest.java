@@ -7,9 +7,9 @@ import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.config.ControllerIdentity;
+import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
-import dev.platform.karpenter.versions.ApiGeneration;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The workflows' cluster matrix on a real synthesis. Apart from {@link WorkflowsTest} because it synthesizes (the
  * jsii kernel), which the rest of the workflows' checks do not, and an integration test because it starts the
- * bin/stacks JVM (as {@link dev.platform.karpenter.run.OutputDirectoryUnderKillsIT} does).
+ * bin/stacks JVM (as {@link dev.platform.karpenter.synth.OutputDirectoryUnderKillsIT} does).
  */
 @IntegrationTest
 class WorkflowMatrixIT {
@@ -47,7 +47,7 @@ class WorkflowMatrixIT {
             Files.writeString(bin.resolve("stacks"), """
                     #!/usr/bin/env bash
                     exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$TEST_CLASSPATH" \\
-                      dev.platform.karpenter.stacks.StacksCommand "$@"
+                      dev.platform.karpenter.terraform.StacksCommand "$@"
                     """);
             Files.setPosixFilePermissions(bin.resolve("stacks"), PosixFilePermissions.fromString("rwxr-xr-x"));
             // The three workflows list the clusters with this same step

@@ -8,11 +8,11 @@ import dev.platform.karpenter.config.TfvarsFile;
 import dev.platform.karpenter.preview.ClusterPreview;
 import dev.platform.karpenter.preview.PreviewMarkdown;
 import dev.platform.karpenter.preview.PreviewReport;
+import dev.platform.karpenter.release.KarpenterRelease;
+import dev.platform.karpenter.release.KubernetesSupport;
+import dev.platform.karpenter.release.KubernetesSupport.Row;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
-import dev.platform.karpenter.versions.KarpenterRelease;
-import dev.platform.karpenter.versions.KubernetesSupport;
-import dev.platform.karpenter.versions.KubernetesSupport.Row;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -109,7 +109,7 @@ public final class ReferenceDocs {
         StringBuilder out = new StringBuilder("# Versions\n\n")
                 .append(GENERATED)
                 .append(
-                        "The Karpenter releases this project deploys (the rows of `versions.KarpenterMinor`), each with the"
+                        "The Karpenter releases this project deploys (the rows of `release.KarpenterMinor`), each with the"
                                 + " Kubernetes versions upstream's support matrix gives it (`compatibility.yaml`, shipped with the"
                                 + " app), against the versions EKS offers (1." + EKS_OLDEST + " to 1." + EKS_NEWEST
                                 + " on 2026-12-01). The newest release, and so the default upgrade target, is "

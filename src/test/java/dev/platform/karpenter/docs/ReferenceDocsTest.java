@@ -51,7 +51,7 @@ class ReferenceDocsTest {
         assertThat(ReferenceDocs.versionsTable()
                         .get(ReferenceDocs.versionsTable().size() - 1))
                 .startsWith("| "
-                        + dev.platform.karpenter.versions.KarpenterRelease.newest()
+                        + dev.platform.karpenter.release.KarpenterRelease.newest()
                                 .minorSeries() + " |");
     }
 }

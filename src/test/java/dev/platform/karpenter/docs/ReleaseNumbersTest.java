@@ -2,7 +2,7 @@ package dev.platform.karpenter.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.platform.karpenter.versions.KarpenterRelease;
+import dev.platform.karpenter.release.KarpenterRelease;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,10 +24,10 @@ class ReleaseNumbersTest {
             Map.entry("docs/reference/", "generated"),
             Map.entry("terraform.tfvars.example", "generated"),
             Map.entry("CHANGELOG.md", "the changelog names releases"),
-            Map.entry("src/main/java/dev/platform/karpenter/versions/KarpenterMinor.java", "the release table"),
+            Map.entry("src/main/java/dev/platform/karpenter/release/KarpenterMinor.java", "the release table"),
             Map.entry(
-                    "src/main/java/dev/platform/karpenter/versions/PolicyGeneration.java", "the policy's upstream tag"),
-            Map.entry("src/main/resources/dev/platform/karpenter/versions/", "upstream files and their provenance"),
+                    "src/main/java/dev/platform/karpenter/release/PolicyGeneration.java", "the policy's upstream tag"),
+            Map.entry("src/main/resources/dev/platform/karpenter/release/", "upstream files and their provenance"),
             Map.entry("src/test/resources/", "upstream files and fixtures pinned to releases"),
             Map.entry("src/test/java/dev/platform/karpenter/aws/ClusterGuardsIT.java", "a test of that release"),
             Map.entry(

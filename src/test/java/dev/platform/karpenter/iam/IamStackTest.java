@@ -12,13 +12,13 @@ import static dev.platform.karpenter.testing.Synthesized.resources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.policy.ControllerPolicy;
+import dev.platform.karpenter.release.KarpenterRelease;
+import dev.platform.karpenter.release.PolicyStatements;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
-import dev.platform.karpenter.versions.ControllerPolicy;
-import dev.platform.karpenter.versions.KarpenterRelease;
-import dev.platform.karpenter.versions.PolicyStatements;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

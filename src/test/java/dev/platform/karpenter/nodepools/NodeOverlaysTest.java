@@ -7,11 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.nodepools.manifest.SpecCheck;
+import dev.platform.karpenter.release.KarpenterMinor;
+import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
-import dev.platform.karpenter.versions.KarpenterMinor;
-import dev.platform.karpenter.versions.KarpenterRelease;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

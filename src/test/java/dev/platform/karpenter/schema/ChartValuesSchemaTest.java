@@ -2,13 +2,13 @@ package dev.platform.karpenter.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.platform.karpenter.release.KarpenterMinor;
+import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.schema.ChartValuesSchema.Kind;
 import dev.platform.karpenter.schema.ChartValuesSchema.Value;
 import dev.platform.karpenter.schema.ChartValuesSchema.Violation;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
-import dev.platform.karpenter.versions.KarpenterMinor;
-import dev.platform.karpenter.versions.KarpenterRelease;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;

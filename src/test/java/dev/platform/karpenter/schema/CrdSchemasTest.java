@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
-import dev.platform.karpenter.versions.KarpenterRelease;
-import dev.platform.karpenter.versions.UpgradeSteps;
+import dev.platform.karpenter.upgrade.UpgradeSteps;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,8 +3,8 @@ package dev.platform.karpenter.schema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.platform.karpenter.versions.KarpenterRelease;
-import dev.platform.karpenter.versions.UpgradeSteps;
+import dev.platform.karpenter.release.KarpenterRelease;
+import dev.platform.karpenter.upgrade.UpgradeSteps;
 import org.junit.jupiter.api.Test;
 
 /** The shipped files are found per minor, loaded once, and never stand in for another minor. */
@@ -26,7 +26,7 @@ class ReleaseSchemasTest {
         assertThatThrownBy(() -> ReleaseSchemas.of(unshipped))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("Karpenter " + newest.major() + "." + (newest.minor() + 1) + ".x")
-                .hasMessageContaining("bin/vendor-release");
+                .hasMessageContaining("libexec/vendor-release");
     }
 
     @Test

@@ -7,7 +7,7 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.config.TfvarsFile;
-import dev.platform.karpenter.versions.KarpenterRelease;
+import dev.platform.karpenter.release.KarpenterRelease;
 
 /** Cluster configurations for tests, written as tfvars text so they go through the real parser and validation. */
 public final class TestConfigs {

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.platform.karpenter.config.ConfigException;
-import dev.platform.karpenter.versions.ApiGeneration;
-import dev.platform.karpenter.versions.KarpenterMinor;
-import dev.platform.karpenter.versions.KarpenterRelease;
+import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.release.KarpenterMinor;
+import dev.platform.karpenter.release.KarpenterRelease;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

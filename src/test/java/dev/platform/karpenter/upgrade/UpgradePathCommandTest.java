@@ -2,8 +2,8 @@ package dev.platform.karpenter.upgrade;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.platform.karpenter.release.KarpenterMinor;
 import dev.platform.karpenter.testing.TestConfigs;
-import dev.platform.karpenter.versions.KarpenterMinor;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

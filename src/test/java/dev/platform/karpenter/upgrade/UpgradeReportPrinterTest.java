@@ -2,16 +2,16 @@ package dev.platform.karpenter.upgrade;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.release.DeclaredApis;
+import dev.platform.karpenter.release.FieldMoves;
+import dev.platform.karpenter.release.FieldMoves.Holder;
+import dev.platform.karpenter.release.KarpenterMinor;
+import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.upgrade.UpgradeReport.Check;
 import dev.platform.karpenter.upgrade.UpgradeReport.MovedField;
 import dev.platform.karpenter.upgrade.UpgradeReport.Step;
-import dev.platform.karpenter.versions.ApiGeneration;
-import dev.platform.karpenter.versions.DeclaredApis;
-import dev.platform.karpenter.versions.FieldMoves;
-import dev.platform.karpenter.versions.FieldMoves.Holder;
-import dev.platform.karpenter.versions.KarpenterMinor;
-import dev.platform.karpenter.versions.KarpenterRelease;
-import dev.platform.karpenter.versions.UpgradeSteps.Deployed;
+import dev.platform.karpenter.upgrade.UpgradeSteps.Deployed;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

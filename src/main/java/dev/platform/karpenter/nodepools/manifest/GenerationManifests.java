@@ -7,7 +7,7 @@ import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
 import dev.platform.karpenter.config.Setting;
 import dev.platform.karpenter.config.SettingsCatalogue;
-import dev.platform.karpenter.versions.ApiGeneration;
+import dev.platform.karpenter.release.ApiGeneration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

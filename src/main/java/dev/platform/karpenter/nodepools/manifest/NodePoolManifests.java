@@ -1,8 +1,8 @@
 package dev.platform.karpenter.nodepools.manifest;
 
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
-import dev.platform.karpenter.versions.ApiGeneration;
-import dev.platform.karpenter.versions.DeclaredApis;
+import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.release.DeclaredApis;
 import java.util.List;
 import java.util.Map;
 

@@ -3,7 +3,7 @@ package dev.platform.karpenter.nodepools.manifest;
 import dev.platform.karpenter.config.AwsRules;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.Kubernetes;
-import dev.platform.karpenter.versions.NodePoolRules;
+import dev.platform.karpenter.release.NodePoolRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -5,11 +5,11 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.NodeOverlaySettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
+import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.release.DeclaredApis;
+import dev.platform.karpenter.release.ValuePath;
 import dev.platform.karpenter.schema.ReleaseSchemas;
 import dev.platform.karpenter.schema.Violation;
-import dev.platform.karpenter.versions.ApiGeneration;
-import dev.platform.karpenter.versions.DeclaredApis;
-import dev.platform.karpenter.versions.ValuePath;
 import java.util.List;
 import java.util.Map;
 

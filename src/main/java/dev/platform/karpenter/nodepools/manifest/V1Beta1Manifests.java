@@ -6,7 +6,7 @@ import dev.platform.karpenter.config.Setting;
 import dev.platform.karpenter.config.SettingsCatalogue;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.Disruption;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.NodeClassRef;
-import dev.platform.karpenter.versions.ApiGeneration;
+import dev.platform.karpenter.release.ApiGeneration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

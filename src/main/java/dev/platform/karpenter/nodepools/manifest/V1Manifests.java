@@ -5,7 +5,7 @@ import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.Disruption;
 import dev.platform.karpenter.nodepools.manifest.NodePoolSpec.NodeClassRef;
-import dev.platform.karpenter.versions.ApiGeneration;
+import dev.platform.karpenter.release.ApiGeneration;
 import java.util.List;
 
 /**

@@ -1,0 +1,226 @@
+package dev.platform.karpenter.release;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+
+/**
+ * Upstream's Kubernetes support matrix, read from the copy of its compatibility.yaml shipped beside this class
+ * (hack/docs/compatibilitymatrix_gen/compatibility.yaml of aws/karpenter-provider-aws): which Kubernetes minors each
+ * Karpenter minor supports, with the patch-level exceptions upstream lists (1.0.5 added Kubernetes 1.31 to the 1.0
+ * series).
+ */
+public final class KubernetesSupport {
+    static final String RESOURCE = "compatibility.yaml";
+
+    /**
+     * One row of the matrix.
+     *
+     * @param fromPatch the row applies from this patch of the minor on: 0 for upstream's "x" rows, 5 for "1.0.5"
+     */
+    public record Row(int major, int minor, int fromPatch, KubernetesRange kubernetes) {
+        /** The version as upstream's matrix spells it: "0.30.x", "1.0.5". */
+        public String appVersion() {
+            return major + "." + minor + "." + (fromPatch == 0 ? "x" : String.valueOf(fromPatch));
+        }
+
+        /** The first release the row covers, spelled as the registry does, or the series: "1.0.5", "v0.31.x". */
+        String label() {
+            KarpenterRelease first = new KarpenterRelease(major, minor, fromPatch);
+            return fromPatch == 0 ? first.minorSeries() : first.chartVersion();
+        }
+
+        boolean isSupportedByThisProject() {
+            return new KarpenterRelease(major, minor, fromPatch).isSupported();
+        }
+
+        boolean appliesTo(int releaseMajor, int releaseMinor, int releasePatch) {
+            return major == releaseMajor && minor == releaseMinor && releasePatch >= fromPatch;
+        }
+    }
+
+    /** The file's shape; versions read as strings, so 1.30 stays "1.30" (as a number it would be 1.3). */
+    record MatrixFile(String name, List<Entry> compatibility) {
+        record Entry(String appVersion, String minK8sVersion, String maxK8sVersion) {}
+    }
+
+    private static final Pattern APP_VERSION = Pattern.compile("(\\d+)\\.(\\d+)\\.(x|\\d+)");
+    private static final Pattern KUBERNETES_VERSION = Pattern.compile("1\\.(\\d+)");
+
+    /** Read once, on first use. */
+    private static final class Matrix {
+        static final List<Row> ROWS = read();
+    }
+
+    private KubernetesSupport() {}
+
+    /**
+     * The Kubernetes versions a release supports: the most specific row that applies (the patch row from its patch
+     * on, else the minor's row), empty for a minor upstream does not list.
+     */
+    public static Optional<KubernetesRange> of(int major, int minor, int patch) {
+        return rows().stream()
+                .filter(row -> row.appliesTo(major, minor, patch))
+                .max(Comparator.comparingInt(Row::fromPatch))
+                .map(Row::kubernetes);
+    }
+
+    /** The rows of the releases this project generates for, in upstream's order. */
+    public static List<Row> supportedRows() {
+        return rows().stream().filter(Row::isSupportedByThisProject).toList();
+    }
+
+    /**
+     * For each Kubernetes minor that some release this project generates for supports, those releases as spans of
+     * the matrix ("1.0.5 to 1.10.x", "v0.30.x to v0.31.x or 1.0.x to 1.10.x"), keyed "1.31": what to advise when
+     * a cluster runs that version.
+     */
+    public static Map<String, String> supportedReleasesByKubernetesVersion() {
+        List<Row> supported = supportedRows();
+        int oldest = supported.stream()
+                .mapToInt(row -> row.kubernetes().minMinor())
+                .min()
+                .orElseThrow();
+        int newest = supported.stream()
+                .mapToInt(row -> row.kubernetes().maxMinor())
+                .max()
+                .orElseThrow();
+        Map<String, String> advice = new LinkedHashMap<>();
+        for (int kubernetes = oldest; kubernetes <= newest; kubernetes++) {
+            advice.put("1." + kubernetes, String.join(" or ", spans(kubernetes)));
+        }
+        return advice;
+    }
+
+    /** Runs of consecutive rows that this project supports and that include Kubernetes 1.{kubernetes}. */
+    private static List<String> spans(int kubernetes) {
+        List<String> spans = new ArrayList<>();
+        Row first = null;
+        Row last = null;
+        for (Row row : rows()) {
+            boolean fits = row.isSupportedByThisProject() && row.kubernetes().contains("1." + kubernetes);
+            if (fits) {
+                first = first == null ? row : first;
+                last = row;
+            } else if (first != null) {
+                spans.add(span(first, last));
+                first = null;
+            }
+        }
+        if (first != null) {
+            spans.add(span(first, last));
+        }
+        return spans;
+    }
+
+    private static String span(Row first, Row last) {
+        String end = new KarpenterRelease(last.major(), last.minor(), 0).minorSeries();
+        return first == last && first.fromPatch() == 0 ? end : first.label() + " to " + end;
+    }
+
+    /** Every row of upstream's matrix, repeated rows once, in upstream's order. */
+    public static List<Row> rows() {
+        return Matrix.ROWS;
+    }
+
+    private static List<Row> read() {
+        try (InputStream in = KubernetesSupport.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("the app is built without its " + RESOURCE);
+            }
+            // Plain SnakeYAML into maps and lists, not a Jackson YAMLMapper: the matrix is read in every synth, and
+            // a mapper's first use costs more than the whole file (bench/synth).
+            return rows(matrixFile(new Yaml(new SafeConstructor(new LoaderOptions()))
+                    .compose(new InputStreamReader(in, StandardCharsets.UTF_8))));
+        } catch (ClassCastException | NullPointerException e) {
+            throw new IllegalStateException("the shipped " + RESOURCE + " is not upstream's matrix layout", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the shipped " + RESOURCE, e);
+        }
+    }
+
+    /** Read from the node tree, so that scalars keep their text: an unquoted 1.30 stays "1.30", not 1.3. */
+    private static MatrixFile matrixFile(Node document) {
+        Map<String, Node> file = fields(document);
+        List<MatrixFile.Entry> entries = new ArrayList<>();
+        for (Node item : ((SequenceNode) file.get("compatibility")).getValue()) {
+            Map<String, Node> entry = fields(item);
+            entries.add(new MatrixFile.Entry(
+                    text(entry.get("appVersion")), text(entry.get("minK8sVersion")), text(entry.get("maxK8sVersion"))));
+        }
+        return new MatrixFile(text(file.get("name")), entries);
+    }
+
+    private static Map<String, Node> fields(Node node) {
+        Map<String, Node> fields = new LinkedHashMap<>();
+        for (NodeTuple tuple : ((MappingNode) node).getValue()) {
+            fields.put(text(tuple.getKeyNode()), tuple.getValueNode());
+        }
+        return fields;
+    }
+
+    private static String text(Node scalar) {
+        return scalar == null ? null : ((ScalarNode) scalar).getValue();
+    }
+
+    /** The rows of {@code file}; upstream repeats some rows identically (1.12.x and others), which count once. */
+    static List<Row> rows(MatrixFile file) {
+        Set<Row> rows = new LinkedHashSet<>();
+        for (MatrixFile.Entry entry : file.compatibility()) {
+            Row row = row(entry);
+            rows.stream()
+                    .filter(other -> other.major() == row.major()
+                            && other.minor() == row.minor()
+                            && other.fromPatch() == row.fromPatch()
+                            && !other.equals(row))
+                    .findFirst()
+                    .ifPresent(other -> {
+                        throw new IllegalStateException(RESOURCE + " lists " + row.appVersion() + " twice, as "
+                                + other.kubernetes() + " and as " + row.kubernetes());
+                    });
+            rows.add(row);
+        }
+        return List.copyOf(rows);
+    }
+
+    private static Row row(MatrixFile.Entry entry) {
+        Matcher version = APP_VERSION.matcher(entry.appVersion());
+        if (!version.matches()) {
+            throw new IllegalStateException(RESOURCE + ": appVersion " + entry.appVersion() + " is not MAJOR.MINOR.x");
+        }
+        int fromPatch = version.group(3).equals("x") ? 0 : Integer.parseInt(version.group(3));
+        return new Row(
+                Integer.parseInt(version.group(1)),
+                Integer.parseInt(version.group(2)),
+                fromPatch,
+                new KubernetesRange(kubernetesMinor(entry.minK8sVersion()), kubernetesMinor(entry.maxK8sVersion())));
+    }
+
+    private static int kubernetesMinor(String version) {
+        Matcher matcher = KUBERNETES_VERSION.matcher(version == null ? "" : version);
+        if (!matcher.matches()) {
+            throw new IllegalStateException(RESOURCE + ": Kubernetes version " + version + " is not 1.MINOR");
+        }
+        return Integer.parseInt(matcher.group(1));
+    }
+}

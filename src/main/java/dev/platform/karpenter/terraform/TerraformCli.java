@@ -1,0 +1,129 @@
+package dev.platform.karpenter.terraform;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The terraform executable, run in a stack's directory with one environment for the whole run: no prompts, no
+ * colour, no version check, providers from a filesystem mirror when one is given, and one plugin cache shared by
+ * every stack (so the 700 MB AWS provider is installed once, then linked).
+ */
+final class TerraformCli {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** What one command did: its exit status and everything it printed (stdout and stderr, interleaved). */
+    record Result(int exitCode, String output) {
+        boolean succeeded() {
+            return exitCode == 0;
+        }
+    }
+
+    private final String executable;
+    private final Map<String, String> environment;
+    private final Set<Process> running = ConcurrentHashMap.newKeySet();
+
+    private TerraformCli(String executable, Map<String, String> environment) {
+        this.executable = executable;
+        this.environment = Map.copyOf(environment);
+        // A stopped run (Ctrl-C, a cancelled CI job) stops its Terraform processes too, each with its own interrupt
+        // handling: Terraform finishes the resource it is on and writes its state.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> running.forEach(Process::destroy), "stop-terraform"));
+    }
+
+    /**
+     * Terraform as the environment configures it ({@code TERRAFORM} names another executable), with the provider
+     * {@code mirror} when present and a plugin cache: {@code TF_PLUGIN_CACHE_DIR}, else {@code defaultCache}.
+     */
+    static TerraformCli configure(Map<String, String> env, Optional<Path> mirror, Path defaultCache) {
+        Map<String, String> environment = new LinkedHashMap<>(env);
+        environment.put("TF_IN_AUTOMATION", "1");
+        environment.put("TF_INPUT", "0");
+        environment.put("CHECKPOINT_DISABLE", "1");
+        try {
+            if (mirror.isPresent()) {
+                environment.put("TF_CLI_CONFIG_FILE", mirrorConfig(mirror.get()).toString());
+            }
+            String cache = env.getOrDefault("TF_PLUGIN_CACHE_DIR", "");
+            Path cacheDir = cache.isBlank() ? defaultCache : Path.of(cache);
+            Files.createDirectories(cacheDir);
+            environment.put("TF_PLUGIN_CACHE_DIR", cacheDir.toAbsolutePath().toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new TerraformCli(env.getOrDefault("TERRAFORM", "terraform"), environment);
+    }
+
+    /**
+     * A CLI configuration that installs every provider from {@code mirror} and from nowhere else: a provider missing
+     * there fails init at once, instead of reaching for a registry.
+     */
+    private static Path mirrorConfig(Path mirror) throws IOException {
+        if (!Files.isDirectory(mirror)) {
+            throw new StacksException("the provider mirror " + mirror + " is not a directory (--plugin-mirror or"
+                    + " TF_PLUGIN_MIRROR; `terraform providers mirror DIR` makes one)");
+        }
+        Path file = Files.createTempFile("stacks-terraform", ".rc");
+        file.toFile().deleteOnExit();
+        // A JSON string literal is a valid HCL one.
+        Files.writeString(file, """
+                provider_installation {
+                  filesystem_mirror {
+                    path = %s
+                  }
+                }
+                """.formatted(
+                        JSON.writeValueAsString(mirror.toAbsolutePath().toString())));
+        return file;
+    }
+
+    /** Runs {@code terraform args...} in {@code directory} and waits for it. */
+    Result run(Path directory, List<String> args) throws InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(executable);
+        command.addAll(args);
+        Path output = null;
+        try {
+            output = Files.createTempFile("stacks-terraform", ".log");
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .directory(directory.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            builder.environment().clear();
+            builder.environment().putAll(environment);
+            Process process;
+            try {
+                process = builder.start();
+            } catch (IOException e) {
+                return new Result(127, "cannot start " + executable + ": " + e.getMessage());
+            }
+            running.add(process);
+            try {
+                int exit = process.waitFor();
+                return new Result(exit, Files.readString(output, StandardCharsets.UTF_8));
+            } finally {
+                running.remove(process);
+                if (process.isAlive()) { // interrupted while waiting
+                    process.destroy();
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            if (output != null) {
+                output.toFile().delete();
+            }
+        }
+    }
+}
