@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * colour, no version check, providers from a filesystem mirror when one is given, and one plugin cache shared by
  * every stack (so the 700 MB AWS provider is installed once, then linked).
  */
-final class TerraformCli {
+public final class TerraformCli {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What one command did: its exit status and everything it printed (stdout and stderr, interleaved). */
@@ -28,6 +28,13 @@ final class TerraformCli {
             return exitCode == 0;
         }
     }
+
+    /**
+     * Terraform run by a program: no prompts, output for a log rather than a person, and no version check against
+     * checkpoint-api.hashicorp.com. The test harness runs Terraform with the same.
+     */
+    public static final Map<String, String> AUTOMATION =
+            Map.of("TF_IN_AUTOMATION", "1", "TF_INPUT", "0", "CHECKPOINT_DISABLE", "1");
 
     private final String executable;
     private final Map<String, String> environment;
@@ -47,9 +54,7 @@ final class TerraformCli {
      */
     static TerraformCli configure(Map<String, String> env, Optional<Path> mirror, Path defaultCache) {
         Map<String, String> environment = new LinkedHashMap<>(env);
-        environment.put("TF_IN_AUTOMATION", "1");
-        environment.put("TF_INPUT", "0");
-        environment.put("CHECKPOINT_DISABLE", "1");
+        environment.putAll(AUTOMATION);
         try {
             if (mirror.isPresent()) {
                 environment.put("TF_CLI_CONFIG_FILE", mirrorConfig(mirror.get()).toString());
@@ -68,7 +73,7 @@ final class TerraformCli {
      * A CLI configuration that installs every provider from {@code mirror} and from nowhere else: a provider missing
      * there fails init at once, instead of reaching for a registry.
      */
-    private static Path mirrorConfig(Path mirror) throws IOException {
+    public static Path mirrorConfig(Path mirror) throws IOException {
         if (!Files.isDirectory(mirror)) {
             throw new StacksException("the provider mirror " + mirror + " is not a directory (--plugin-mirror or"
                     + " TF_PLUGIN_MIRROR; `terraform providers mirror DIR` makes one)");

@@ -11,6 +11,7 @@ import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.testing.AutoModeStub;
 import dev.platform.karpenter.testing.IntegrationTest;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.MotoServer;
 import dev.platform.karpenter.testing.SharedMoto;
 import dev.platform.karpenter.testing.Synthesized;
@@ -48,7 +49,7 @@ class AutoModeGuardIT {
             + " changed.";
     private static final List<String> CONCERNS = List.of("iam", "interruption", "karpenter", "nodepools");
     private static final List<String> WITHOUT_HELM = List.of("karpenter", "nodepools");
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     @RegisterExtension
     static final SharedMoto MOTO = SharedMoto.perClass();

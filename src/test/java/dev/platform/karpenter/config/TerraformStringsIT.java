@@ -99,7 +99,7 @@ class TerraformStringsIT {
             "0x1",
             "\r\n");
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     @TempDir
     Path dir;

@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @KernelOnlyThroughSynthesized
 class ControllerChartRenderTest {
-    private static final YAMLMapper YAML = new YAMLMapper();
+    private static final YAMLMapper YAML = Json.yamlMapper();
     private static final String ENDPOINT = "<tf:data\\.aws_eks_cluster\\.[A-Za-z0-9_-]+\\.endpoint>";
 
     /** Each cluster's controller chart rendered once with its synthesized values. */

@@ -3,9 +3,9 @@ package dev.platform.karpenter.delivery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.karpenter.testing.IntegrationEnvironment;
 import dev.platform.karpenter.testing.IntegrationTest;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.MotoServer;
 import dev.platform.karpenter.testing.TerraformRunner;
 import java.io.IOException;
@@ -57,8 +57,8 @@ class CdktfCliIT {
             assertThat(moto.listQueueUrls()).anyMatch(url -> url.endsWith("/e2e"));
 
             cdktf(moto, "output", STACKS.get(0), STACKS.get(1), "--skip-synth", "--outputs-file", "outputs.json");
-            JsonNode outputs = new ObjectMapper()
-                    .readTree(workspace.resolve("outputs.json").toFile());
+            JsonNode outputs =
+                    Json.mapper().readTree(workspace.resolve("outputs.json").toFile());
             assertThat(outputs.path("e2e-iam").path("karpenter_irsa_arn").asText())
                     .isEqualTo("arn:aws:iam::123456789012:role/KarpenterIRSA-e2e");
             assertThat(outputs.path("e2e-interruption")
@@ -94,7 +94,7 @@ class CdktfCliIT {
     private void writeProject() throws IOException {
         Files.writeString(workspace.resolve("cdktf.json"), """
                 {"language": "java", "app": %s, "sendCrashReports": "false"}
-                """.formatted(new ObjectMapper()
+                """.formatted(Json.mapper()
                 .writeValueAsString(PROJECT.resolve("libexec/app").toString())));
         Files.writeString(workspace.resolve("terraform.tfvars"), """
                 cluster_name            = "e2e"

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import java.io.IOException;
@@ -32,7 +31,7 @@ class WorkflowsTest {
     /** The library of the action-validator CLI, pinned in bindings/package.json. */
     private static final Path VALIDATOR = Path.of("bindings/node_modules/@action-validator/core");
 
-    static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    static final ObjectMapper YAML = Json.yamlMapper();
 
     @TempDir
     Path temp;

@@ -10,6 +10,7 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.policy.ControllerPolicy;
 import dev.platform.karpenter.release.PolicyStatements;
 import dev.platform.karpenter.testing.IntegrationTest;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.MotoServer;
 import dev.platform.karpenter.testing.SharedMoto;
 import dev.platform.karpenter.testing.Synthesized;
@@ -34,7 +35,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @IntegrationTest
 class IamStackIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final String ACCOUNT = "123456789012";
     /** IAM's limit on a managed policy document, white space not counted. */
     private static final int MANAGED_POLICY_MAX = 6_144;

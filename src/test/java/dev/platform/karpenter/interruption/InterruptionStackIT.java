@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.karpenter.testing.IntegrationTest;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.MotoServer;
 import dev.platform.karpenter.testing.SharedMoto;
 import dev.platform.karpenter.testing.Synthesized;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @IntegrationTest
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class InterruptionStackIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final String CLUSTER = "it-interruption";
     private static final List<String> RULE_NAMES = List.of(
             CLUSTER + "-Health",

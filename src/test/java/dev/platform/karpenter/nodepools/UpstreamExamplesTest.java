@@ -60,7 +60,7 @@ class UpstreamExamplesTest {
     /** ... and a Bottlerocket node class's two volumes where its spec writes none. */
     static final Set<String> BOTTLEROCKET_ADDITIONS = Set.of("/spec/blockDeviceMappings");
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     record Example(String file, String cluster, List<JsonNode> upstream, ClusterConfig config) {
         @Override

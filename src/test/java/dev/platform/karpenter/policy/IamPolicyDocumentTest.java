@@ -8,11 +8,12 @@ import dev.platform.karpenter.policy.IamPolicyDocument.Condition;
 import dev.platform.karpenter.policy.IamPolicyDocument.Effect;
 import dev.platform.karpenter.policy.IamPolicyDocument.Principal;
 import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
+import dev.platform.karpenter.testing.Json;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class IamPolicyDocumentTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     @Test
     void rendersTheIamGrammarWithConditionsGroupedByOperator() throws Exception {

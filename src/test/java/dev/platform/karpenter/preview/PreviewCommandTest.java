@@ -3,8 +3,8 @@ package dev.platform.karpenter.preview;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.karpenter.release.KarpenterRelease;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.ByteArrayOutputStream;
@@ -46,7 +46,7 @@ class PreviewCommandTest {
     @Test
     void examplesDefaultPoolAsJson() throws IOException {
         assertThat(run("--json", EXAMPLE.toString())).isZero();
-        JsonNode cluster = new ObjectMapper().readTree(output()).path("eks-cluster");
+        JsonNode cluster = Json.mapper().readTree(output()).path("eks-cluster");
         JsonNode pool = cluster.at("/pools/default");
         assertThat(pool.path("instance_types")).hasSize(714);
         assertThat(pool.path("count").asInt()).isEqualTo(714);
@@ -85,7 +85,7 @@ class PreviewCommandTest {
                                 + " [\"9\"] }] }]"));
         Files.writeString(dir.resolve("b.tfvars"), TestConfigs.tfvarsFor("beta", "eu-west-1", TestConfigs.V1));
         assertThat(run("--json", dir.toString())).isZero();
-        JsonNode document = new ObjectMapper().readTree(output());
+        JsonNode document = Json.mapper().readTree(output());
         List<String> clusters = new ArrayList<>();
         document.fieldNames().forEachRemaining(clusters::add);
         assertThat(clusters).containsExactly("alpha", "beta");
@@ -107,7 +107,7 @@ class PreviewCommandTest {
                         + " \"karpenter.k8s.aws/instance-family\", operator = \"In\", values = [\"c7a\"] }],"
                         + " priceAdjustment = \"-50%\" } }]\n");
         assertThat(run("--json", dir.resolve("overlaid.tfvars").toString())).isZero();
-        JsonNode cheapest = new ObjectMapper().readTree(output()).at("/eks-cluster/pools/default/cheapest");
+        JsonNode cheapest = Json.mapper().readTree(output()).at("/eks-cluster/pools/default/cheapest");
         assertThat(cheapest.path("type").asText()).isEqualTo("c7a.medium");
         assertThat(cheapest.path("usd_per_hour").decimalValue()).isEqualByComparingTo("0.02566");
         assertThat(cheapest.path("node_overlays").get(0).asText()).isEqualTo("savings-plan");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Several clusters from one directory of tfvars: eight stacks, their own state, the right deploy order. */
 class MultiClusterTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     @TempDir
     static Path project;

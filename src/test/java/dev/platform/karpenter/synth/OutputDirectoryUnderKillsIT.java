@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.karpenter.testing.IntegrationTest;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 @IntegrationTest
 class OutputDirectoryUnderKillsIT {
     private static final int KILLS = 10;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     @TempDir
     Path project;

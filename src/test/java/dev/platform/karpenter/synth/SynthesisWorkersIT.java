@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.testing.IntegrationTest;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @IntegrationTest
 class SynthesisWorkersIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final List<String> CLUSTERS = List.of("alpha", "bravo", "charlie", "delta", "echo");
 
     @TempDir

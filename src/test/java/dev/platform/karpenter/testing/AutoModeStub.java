@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * request passes through unchanged. Point AWS clients at {@link #endpoint()} instead of moto's.
  */
 public final class AutoModeStub implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final Pattern DESCRIBE_CLUSTER = Pattern.compile("/clusters/([^/?]+)");
     // Request headers the JDK client sets itself (and refuses to be given).
     private static final Set<String> HOP_HEADERS =

@@ -27,7 +27,7 @@ import java.util.concurrent.TimeoutException;
  * (boto3_worker.py); one snippet runs at a time.
  */
 final class Boto3Worker implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final String SCRIPT = script();
 
     private final Process process;

@@ -17,6 +17,16 @@ public final class Json {
 
     private Json() {}
 
+    /** The shared JSON mapper, for a test that writes JSON or reads into its own types. */
+    public static ObjectMapper mapper() {
+        return JSON;
+    }
+
+    /** The shared YAML mapper, likewise. */
+    public static YAMLMapper yamlMapper() {
+        return YAML;
+    }
+
     public static JsonNode parse(String json) {
         return readTree(JSON, json);
     }

@@ -33,7 +33,7 @@ public final class MotoServer implements AutoCloseable {
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
     // An upper bound for a hung snippet; the first one also waits for python to import boto3 and moto to load IAM.
     private static final Duration BOTO3_TIMEOUT = Duration.ofMinutes(5);
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     // Any 40-hex string will do: moto stores the thumbprint without checking it.
     private static final String OIDC_THUMBPRINT = "9e99a48a9960b14926bb7f3b02e22da2b0ab7280";
 

@@ -27,7 +27,7 @@ final class ReattachedProvider implements AutoCloseable {
     private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
     private static final Pattern REATTACH = Pattern.compile("TF_REATTACH_PROVIDERS='(\\{.*})'");
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private final Process process;
     /** Null where {@link TrimmedSchemaProxy#isAvailable()} is not: Terraform then talks to the provider itself. */

@@ -2,6 +2,7 @@ package dev.platform.karpenter.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.platform.karpenter.terraform.TerraformCli;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ public final class TerraformRunner {
     /** Upper bound per command, so a hang fails the test instead of blocking CI. */
     public static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(10);
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final String PLAN_FILE = "tfplan";
     // Log files are named by test JVM and a number, so repeated runs on one stack, same-named stacks and test JVMs
     // running at once never overwrite each other's.
@@ -283,9 +284,8 @@ public final class TerraformRunner {
         env.putAll(moto.awsEnvironment());
         env.put("TF_CLI_CONFIG_FILE", CliConfig.FILE.toString());
         env.remove("TF_PLUGIN_CACHE_DIR");
-        env.put("TF_IN_AUTOMATION", "1");
-        // No version check against checkpoint-api.hashicorp.com (Terraform, and the cdktf CLI's telemetry).
-        env.put("CHECKPOINT_DISABLE", "1");
+        // As bin/stacks runs it; CHECKPOINT_DISABLE also quiets the cdktf CLI's telemetry.
+        env.putAll(TerraformCli.AUTOMATION);
     }
 
     private Path nextLog(String subcommand) {
@@ -298,36 +298,16 @@ public final class TerraformRunner {
                 + stackDir + "\n" + Processes.tail(outcome.log()));
     }
 
-    /** One CLI configuration per test JVM, made on first use. */
+    /** One CLI configuration per test JVM, made on first use: bin/stacks' mirror-only configuration. */
     private static final class CliConfig {
         static final Path FILE;
 
         static {
             try {
-                FILE = writeCliConfig();
+                FILE = TerraformCli.mirrorConfig(IntegrationEnvironment.pluginMirror());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
-    }
-
-    private static Path writeCliConfig() throws IOException {
-        Path dir = Files.createTempDirectory("terraform-cli");
-        Path file = dir.resolve("terraform.rc");
-        // No "direct" block: a provider missing from the mirror fails init at once instead of timing out against a
-        // registry this machine cannot reach.
-        String mirror = IntegrationEnvironment.pluginMirror().toAbsolutePath().toString();
-        Files.writeString(
-                file, """
-                provider_installation {
-                  filesystem_mirror {
-                    path    = %s
-                    include = ["registry.terraform.io/hashicorp/*"]
-                  }
-                }
-                """.formatted(JSON.writeValueAsString(mirror))); // a JSON string literal is a valid HCL one
-        file.toFile().deleteOnExit();
-        dir.toFile().deleteOnExit();
-        return file;
     }
 }

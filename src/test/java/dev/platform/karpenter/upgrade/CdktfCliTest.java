@@ -2,7 +2,7 @@ package dev.platform.karpenter.upgrade;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.platform.karpenter.testing.Json;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class CdktfCliTest {
     @Test
     void thePinnedVersionIsTheBuildsAndTheCliBinCdktfRuns() throws IOException {
-        var dependencies = new ObjectMapper()
+        var dependencies = Json.mapper()
                 .readTree(Path.of("bindings/package.json").toFile())
                 .path("dependencies");
 

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.schema.ReleaseSchemas;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.upgrade.UpgradeSteps;
@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @KernelOnlyThroughSynthesized
 class SpecCoverageTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final List<String> OWNED =
             List.of("role", "instanceProfile", "template.spec.nodeClassRef", "providerRef", "provider");
 
@@ -288,7 +288,7 @@ class SpecCoverageTest {
 
     private static Map<String, Object> samples() {
         try (InputStream in = SpecCoverageTest.class.getResourceAsStream("spec-samples.yaml")) {
-            return new ObjectMapper(new YAMLFactory()).readValue(in, new TypeReference<Map<String, Object>>() {});
+            return Json.yamlMapper().readValue(in, new TypeReference<Map<String, Object>>() {});
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -11,6 +11,7 @@ import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.release.KarpenterMinor;
 import dev.platform.karpenter.schema.ReleaseSchemas;
 import dev.platform.karpenter.testing.Docs;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.upgrade.UpgradeSteps;
@@ -36,7 +37,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @KernelOnlyThroughSynthesized
 class SpecSettingsTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final String NEWEST = UpgradeSteps.newestRelease().chartVersion();
     private static final String SEED_GENERATION = "v0.31.5";
 
