@@ -44,25 +44,21 @@ public final class Kubernetes {
                 value);
     }
 
-    /** The syntax of a qualified name, as its messages end. */
-    private static final String QUALIFIED_NAME_SYNTAX =
-            " (a lowercase DNS prefix and '/', then at most 63 letters, digits, '-', '_' or '.')";
-
     /** A label key (also taint and requirement keys): an optional DNS subdomain prefix and '/', then a name. */
     public static String requireLabelKey(String key, String name) {
-        return ConfigException.require(
-                isQualifiedName(name),
-                key,
-                "must hold Kubernetes label keys such as \"example.com/team\"" + QUALIFIED_NAME_SYNTAX,
-                name);
+        return requireKey(key, name, "must hold Kubernetes label keys such as \"example.com/team\"");
     }
 
     /** An annotation key, or any key Kubernetes checks as a qualified name: the same syntax as a label key. */
     public static String requireQualifiedName(String key, String name) {
+        return requireKey(key, name, "must be a Kubernetes qualified name such as \"example.com/name\"");
+    }
+
+    private static String requireKey(String key, String name, String rule) {
         return ConfigException.require(
                 isQualifiedName(name),
                 key,
-                "must be a Kubernetes qualified name such as \"example.com/name\"" + QUALIFIED_NAME_SYNTAX,
+                rule + " (a lowercase DNS prefix and '/', then at most 63 letters, digits, '-', '_' or '.')",
                 name);
     }
 

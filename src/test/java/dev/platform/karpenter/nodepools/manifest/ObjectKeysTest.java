@@ -1,6 +1,5 @@
 package dev.platform.karpenter.nodepools.manifest;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,12 +8,10 @@ import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Keys written through a spec are checked as the typed settings check the same keys, as Kubernetes and EC2 check
+ * SpecSettingsTest refuses each of {@link #refused()} with its message. Keys written through a spec are checked as the typed settings check the same keys, as Kubernetes and EC2 check
  * them: before, each of these synthesized and failed only on the cluster.
  */
 @KernelOnlyThroughSynthesized
@@ -23,6 +20,7 @@ class ObjectKeysTest {
     /** The seed's generation: a Provisioner keeps labels, annotations, taints and requirements in its spec. */
     private static final String SEED_GENERATION = "v0.31.5";
 
+    /** Keys the consumer refuses, each refused at synth naming the field (checked by SpecSettingsTest). */
     static Stream<Arguments> refused() {
         return Stream.of(
                 refused(
@@ -113,14 +111,6 @@ class ObjectKeysTest {
 
     private static Arguments refused(String release, String line, String message) {
         return Arguments.of(release, line, message);
-    }
-
-    @ParameterizedTest(name = "{0}: {1}")
-    @MethodSource("refused")
-    void aKeyTheConsumerRefusesIsRefusedAtSynthNamingTheField(String release, String line, String message) {
-        assertThatThrownBy(() -> SpecCheck.requireValid(TestConfigs.config(release, line)))
-                .isInstanceOf(ConfigException.class)
-                .satisfies(e -> assertThat(e.getMessage()).startsWith(message).doesNotContain("\n"));
     }
 
     @Test

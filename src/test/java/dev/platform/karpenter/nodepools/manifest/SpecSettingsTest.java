@@ -305,7 +305,7 @@ class SpecSettingsTest {
     }
 
     @ParameterizedTest(name = "{0}: {1}")
-    @MethodSource("wrongSpecs")
+    @MethodSource({"wrongSpecs", "dev.platform.karpenter.nodepools.manifest.ObjectKeysTest#refused"})
     void aWrongSpecIsRefusedInOneLineNamingTheField(String release, String line, String message) {
         assertThatThrownBy(() -> SpecCheck.requireValid(TestConfigs.config(release, line)))
                 .isInstanceOf(ConfigException.class)
