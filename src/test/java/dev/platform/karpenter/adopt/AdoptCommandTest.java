@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * bin/adopt on the states of terraform-aws-modules' karpenter module as Terraform left them after applying the
- * vendored v19.21.0 (the seed guide's inputs) and v20.37.2 to moto ({@code terraform show -json}), on a v21 state
+ * real module's v19.21.0 (the seed guide's inputs) and v20.37.2 to moto ({@code terraform show -json}), on a v21 state
  * written by hand (labelled so in the file), and on bad input.
  */
 class AdoptCommandTest {

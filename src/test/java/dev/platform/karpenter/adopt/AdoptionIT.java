@@ -25,17 +25,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The way in, on moto with the real modules: one old root applies the vendored terraform-aws-modules karpenter module
- * v19.21.0 with the seed guide's inputs (cluster "seed-v19", Karpenter 0.30) and v20.37.2 with IRSA and the node
- * group's role (cluster "mod-v20", Karpenter 1.x) in one apply; bin/adopt reads its raw state once per cluster; the
- * old root, its module calls replaced by the removed blocks, forgets everything and destroys nothing; then the iam
- * and interruption stacks of both clusters import what exists, create no second role, queue or rule, and apply.
+ * The way in, on moto: one old root applies hand-written stand-ins for terraform-aws-modules' karpenter module
+ * (src/test/resources/adopt/standin-modules, not the upstream code: the same resource addresses and AWS names for
+ * these inputs, see its README) at v19.21.0 with the seed guide's inputs (cluster "seed-v19", Karpenter 0.30) and at
+ * v20.37.2 with IRSA and the node group's role (cluster "mod-v20", Karpenter 1.x) in one apply; bin/adopt reads its
+ * raw state once per cluster; the old root, its module calls replaced by the removed blocks, forgets everything and
+ * destroys nothing; then the iam and interruption stacks of both clusters import what exists, create no second role,
+ * queue or rule, and apply. The states recorded from the real modules are read by AdoptCommandTest; the hidden and
+ * real-module checks apply the real module.
  */
 @IntegrationTest
 class AdoptionIT {
@@ -72,6 +76,17 @@ class AdoptionIT {
         TerraformRunner old = new TerraformRunner(oldRoot, moto);
         old.init();
         old.apply();
+        // The stand-ins make what the real modules made: the managed addresses of the recorded states.
+        List<OldState.Resource> applied = OldState.read(oldRoot.resolve("terraform.tfstate"));
+        assertThat(managedAddresses(applied, "module.karpenter"))
+                .as("v19.21.0 stand-in")
+                .containsExactlyInAnyOrderElementsOf(recordedAddresses("v19.21.0-seed.show.json"));
+        Set<String> recordedV20 = new TreeSet<>(recordedAddresses("v20.37.2-irsa.show.json"));
+        // Recorded with create_instance_profile = true; this root leaves it at the module's default, false.
+        recordedV20.remove("aws_iam_instance_profile.this[0]");
+        assertThat(managedAddresses(applied, "module.karpenter_v20"))
+                .as("v20.37.2 stand-in")
+                .containsExactlyInAnyOrderElementsOf(recordedV20);
         List<String> rolesBefore = moto.listRoleNames();
         List<String> queuesBefore = moto.listQueueUrls();
         List<String> rulesBefore = moto.listRuleNames();
@@ -167,7 +182,7 @@ class AdoptionIT {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    /** Both module calls, with the seed guide's inputs for v19 and their v20 counterparts. */
+    /** Both module calls, with the seed guide's inputs for v19 and their v20 counterparts (as the real module takes them). */
     private static ObjectNode oldRootConfig(MotoServer.EksCluster seed, MotoServer.EksCluster twenty) {
         ObjectNode root = JSON.createObjectNode();
         root.putObject("terraform")
@@ -200,8 +215,24 @@ class AdoptionIT {
         return root;
     }
 
+    /** The managed resource instances of one module call, addressed inside the module ("aws_sqs_queue.this[0]"). */
+    private static Set<String> managedAddresses(List<OldState.Resource> resources, String module) {
+        Set<String> addresses = new TreeSet<>();
+        for (OldState.Resource r : resources) {
+            if (r.managed() && r.module().equals(module)) {
+                addresses.add(r.address().substring(module.length() + 1));
+            }
+        }
+        return addresses;
+    }
+
+    /** The same, of the real module's recorded {@code terraform show -json}, whose call is module.karpenter. */
+    private static Set<String> recordedAddresses(String stateFile) {
+        return managedAddresses(OldState.read(resource("adopt/states/" + stateFile)), "module.karpenter");
+    }
+
     private void copyModule(String version) throws IOException {
-        Path source = resource("adopt/terraform-aws-eks/" + version);
+        Path source = resource("adopt/standin-modules/" + version);
         Path target = Files.createDirectories(oldRoot.resolve("modules").resolve(version));
         try (Stream<Path> files = Files.list(source)) {
             for (Path file : files.toList()) {
