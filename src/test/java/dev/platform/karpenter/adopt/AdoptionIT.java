@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.testing.IntegrationTest;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.MotoServer;
 import dev.platform.karpenter.testing.SharedMoto;
 import dev.platform.karpenter.testing.Synthesized;
@@ -43,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @IntegrationTest
 class AdoptionIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final String SEED = "seed-v19";
     private static final String V20 = "mod-v20";
     /** What an adopting plan must never do to anything: destroy it, or destroy and create it again. */
