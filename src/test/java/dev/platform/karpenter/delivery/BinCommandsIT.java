@@ -38,8 +38,9 @@ class BinCommandsIT {
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(3, TimeUnit.MINUTES)).isTrue();
         assertThat(process.exitValue()).as(out).isZero();
-        assertThat(out.toLowerCase(java.util.Locale.ROOT))
+        // The cdktf CLI prints its own help, without the word "usage"; every other command starts with its usage.
+        assertThat(out)
                 .as(command + " --help")
-                .contains("usage");
+                .contains(command.equals("cdktf") ? "cdktf deploy" : "usage: bin/" + command);
     }
 }
