@@ -20,11 +20,12 @@ class InstanceCatalogueTest {
     private static final CatalogueSource.Provenance PROVENANCE =
             new CatalogueSource.Provenance("v0.0.0-fixture", "0123456789abcdef0123456789abcdef01234567", "2026-08-20");
 
+    /** Our own three-type excerpts in the layout of upstream's files (".txt": fixtures, not upstream's sources). */
     private static Map<String, String> fixture() throws IOException {
         Map<String, String> files = new LinkedHashMap<>();
         for (String file : CatalogueSource.FILES) {
             String name = file.substring(file.lastIndexOf('/') + 1);
-            try (InputStream in = InstanceCatalogueTest.class.getResourceAsStream("upstream/" + name)) {
+            try (InputStream in = InstanceCatalogueTest.class.getResourceAsStream("upstream/" + name + ".txt")) {
                 files.put(file, new String(in.readAllBytes(), StandardCharsets.UTF_8));
             }
         }
