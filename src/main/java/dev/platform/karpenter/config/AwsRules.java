@@ -16,13 +16,20 @@ public final class AwsRules {
     /** Letters, digits and spaces in any script, and _ . : / = + - @ (the characters every AWS service accepts). */
     private static final Pattern TAG_TEXT = Pattern.compile("[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*");
 
-    private static final Pattern NODE_GROUP = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]{0,62}");
-    private static final Pattern KMS_KEY =
-            Pattern.compile("(mrk-)?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|mrk-[0-9a-f]{32}"
+    private static final TextRule NODE_GROUP = TextRule.of(
+            "[0-9A-Za-z][A-Za-z0-9_-]{0,62}",
+            "must be an EKS node group name (1 to 63 letters, digits, '-' or '_', starting with a letter or digit)");
+    private static final TextRule KMS_KEY = TextRule.of(
+            "(mrk-)?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|mrk-[0-9a-f]{32}"
                     + "|alias/[A-Za-z0-9/_-]{1,250}"
-                    + "|arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:(key/[A-Za-z0-9-]{1,64}|alias/[A-Za-z0-9/_-]{1,250})");
+                    + "|arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:(key/[A-Za-z0-9-]{1,64}|alias/[A-Za-z0-9/_-]{1,250})",
+            "must name a KMS key: a key id, key ARN, alias/NAME or alias ARN");
     /** S3 key characters that need no encoding, without empty segments. */
-    private static final Pattern KEY_PREFIX = Pattern.compile("[A-Za-z0-9!_.*'()-]+(/[A-Za-z0-9!_.*'()-]+)*");
+    private static final TextRule KEY_PREFIX = TextRule.of(
+            "[A-Za-z0-9!_.*'()-]+(/[A-Za-z0-9!_.*'()-]+)*",
+            512,
+            "must be an S3 key prefix of letters, digits and ! _ . * ' ( ) - in segments joined by '/', without a "
+                    + "leading or trailing '/'");
 
     private AwsRules() {}
 
@@ -80,26 +87,14 @@ public final class AwsRules {
     }
 
     static String requireNodeGroupName(String key, String value) {
-        return ConfigException.requireMatch(
-                NODE_GROUP,
-                key,
-                "must be an EKS node group name "
-                        + "(1 to 63 letters, digits, '-' or '_', starting with a letter or digit)",
-                value);
+        return NODE_GROUP.require(key, value);
     }
 
     static String requireKmsKey(String key, String value) {
-        return ConfigException.requireMatch(
-                KMS_KEY, key, "must name a KMS key: a key id, key ARN, alias/NAME or alias ARN", value);
+        return KMS_KEY.require(key, value);
     }
 
     static String requireKeyPrefix(String key, String value) {
-        return ConfigException.requireMatch(
-                KEY_PREFIX,
-                512,
-                key,
-                "must be an S3 key prefix of letters, digits and ! _ . * ' ( ) - in segments joined by '/', without a "
-                        + "leading or trailing '/'",
-                value);
+        return KEY_PREFIX.require(key, value);
     }
 }

@@ -13,11 +13,21 @@ public final class Kubernetes {
     /** Taint effects, for node taints and for tolerations alike. */
     public static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
 
-    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-    private static final Pattern DNS_SUBDOMAIN =
-            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    /** A DNS-1123 label: namespaces, service accounts. */
+    private static final TextRule DNS_LABEL = TextRule.of(
+            "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?",
+            "must be a Kubernetes name (at most 63 lowercase letters, digits or '-')");
+    /** A DNS-1123 subdomain: names of objects such as node pools. */
+    private static final TextRule DNS_SUBDOMAIN = TextRule.of(
+            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*",
+            253,
+            "must be a Kubernetes name (at most 253 lowercase letters, digits, '-' or '.')");
+
     private static final Pattern NAME_PART = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
-    private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?");
+    private static final TextRule LABEL_VALUE = TextRule.of(
+            "(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?",
+            63,
+            "must be a Kubernetes label value (at most 63 letters, digits, '-', '_' or '.')");
     /** Kubernetes' quantity grammar: a signed decimal with a binary (Ki..Ei), decimal (n..E) or exponent suffix. */
     private static final Pattern QUANTITY = Pattern.compile(
             "([+-]?)([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?");
@@ -28,20 +38,12 @@ public final class Kubernetes {
 
     private Kubernetes() {}
 
-    /** A DNS-1123 label: namespaces, service accounts. */
     static String requireDnsLabel(String key, String value) {
-        return ConfigException.requireMatch(
-                DNS_LABEL, key, "must be a Kubernetes name (at most 63 lowercase letters, digits or '-')", value);
+        return DNS_LABEL.require(key, value);
     }
 
-    /** A DNS-1123 subdomain: names of objects such as node pools. */
     static String requireDnsSubdomain(String key, String value) {
-        return ConfigException.requireMatch(
-                DNS_SUBDOMAIN,
-                253,
-                key,
-                "must be a Kubernetes name (at most 253 lowercase letters, digits, '-' or '.')",
-                value);
+        return DNS_SUBDOMAIN.require(key, value);
     }
 
     /** A label key (also taint and requirement keys): an optional DNS subdomain prefix and '/', then a name. */
@@ -66,8 +68,7 @@ public final class Kubernetes {
     private static boolean isQualifiedName(String name) {
         int slash = name.indexOf('/');
         String prefix = slash < 0 ? "" : name.substring(0, slash);
-        boolean validPrefix = slash < 0
-                || prefix.length() <= 253 && DNS_SUBDOMAIN.matcher(prefix).matches();
+        boolean validPrefix = slash < 0 || DNS_SUBDOMAIN.matches(prefix);
         return validPrefix && NAME_PART.matcher(name.substring(slash + 1)).matches();
     }
 
@@ -89,12 +90,7 @@ public final class Kubernetes {
     }
 
     public static String requireLabelValue(String key, String value) {
-        return ConfigException.requireMatch(
-                LABEL_VALUE,
-                63,
-                key,
-                "must be a Kubernetes label value (at most 63 letters, digits, '-', '_' or '.')",
-                value);
+        return LABEL_VALUE.require(key, value);
     }
 
     static String requireTaintEffect(String key, String effect) {

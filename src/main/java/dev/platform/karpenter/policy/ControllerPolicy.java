@@ -82,6 +82,23 @@ public final class ControllerPolicy {
             "ec2:DescribeSpotPriceHistory",
             "ec2:DescribeSubnets");
 
+    /**
+     * A 0.32-or-later policy's groups in the getting-started templates' order: the generation's node lifecycle and IAM
+     * integration, the EKS and interruption groups all share, then its resource discovery and any later groups.
+     */
+    static List<Group> inTemplateOrder(
+            Scope s,
+            Group nodeLifecycle,
+            Group iamIntegration,
+            List<String> queueActions,
+            Group resourceDiscovery,
+            Group... later) {
+        List<Group> groups = new ArrayList<>(List.of(
+                nodeLifecycle, iamIntegration, eksIntegration(s), interruption(s, queueActions), resourceDiscovery));
+        groups.addAll(List.of(later));
+        return List.copyOf(groups);
+    }
+
     /** The interruption queue's messages: every generation reads and deletes them; some read attributes too. */
     static Group interruption(Scope s, List<String> actions) {
         return new Group(
@@ -141,6 +158,20 @@ public final class ControllerPolicy {
         return Statement.allow(sid, List.of("ec2:CreateTags"), List.of(s.ec2("instance/*")), conditions);
     }
 
+    /** Making instance profiles for node classes, and tagging them. */
+    static Statement instanceProfileCreation(List<String> resources, Condition... conditions) {
+        return Statement.allow(
+                "AllowScopedInstanceProfileCreationActions",
+                List.of("iam:CreateInstanceProfile"),
+                resources,
+                conditions);
+    }
+
+    static Statement instanceProfileTagging(List<String> resources, Condition... conditions) {
+        return Statement.allow(
+                "AllowScopedInstanceProfileTagActions", List.of("iam:TagInstanceProfile"), resources, conditions);
+    }
+
     /** Adding the node role to, removing it from, and deleting the instance profiles Karpenter made. */
     static Statement instanceProfileActions(List<String> resources, Condition... conditions) {
         return Statement.allow(
@@ -157,6 +188,11 @@ public final class ControllerPolicy {
     static final String RESOURCE = "aws:ResourceTag/";
 
     static final String REQUEST = "aws:RequestTag/";
+
+    /** The tags Karpenter puts on the instance profiles it makes for a node class. */
+    static final String NODE_CLASS_TAG = "karpenter.k8s.aws/ec2nodeclass";
+
+    static final String REGION_TAG = "topology.kubernetes.io/region";
 
     /** Tagged ({@code tags}: {@link #RESOURCE} or {@link #REQUEST}) as owned by this cluster. */
     static Condition owned(Scope s, String tags) {

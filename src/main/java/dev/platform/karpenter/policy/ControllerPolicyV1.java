@@ -1,5 +1,7 @@
 package dev.platform.karpenter.policy;
 
+import static dev.platform.karpenter.policy.ControllerPolicy.NODE_CLASS_TAG;
+import static dev.platform.karpenter.policy.ControllerPolicy.REGION_TAG;
 import static dev.platform.karpenter.policy.ControllerPolicy.REQUEST;
 import static dev.platform.karpenter.policy.ControllerPolicy.RESOURCE;
 import static dev.platform.karpenter.policy.ControllerPolicy.anyValue;
@@ -24,27 +26,26 @@ import java.util.List;
  */
 final class ControllerPolicyV1 {
     private static final String POOL_TAG = ApiGeneration.V1.poolLabel();
-    private static final String NODE_CLASS_TAG = "karpenter.k8s.aws/ec2nodeclass";
     private static final String EKS_CLUSTER_TAG = "eks:eks-cluster-name";
-    private static final String REGION_TAG = "topology.kubernetes.io/region";
 
     private ControllerPolicyV1() {}
 
     /** @param capacityReservations whether the release launches into capacity reservations */
     static List<Group> groups(Scope s, boolean capacityReservations) {
-        return List.of(
+        Group zonalShift = new Group(
+                "ZonalShift",
+                List.of(allow(
+                        "AllowZonalShiftStatusReadOnly",
+                        List.of("arc-zonal-shift:GetManagedResource"),
+                        List.of("*"),
+                        stringEquals("arc-zonal-shift:ResourceIdentifier", s.clusterArn()))));
+        return ControllerPolicy.inTemplateOrder(
+                s,
                 nodeLifecycle(s, capacityReservations),
                 iamIntegration(s),
-                ControllerPolicy.eksIntegration(s),
-                ControllerPolicy.interruption(s, List.of("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage")),
+                List.of("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"),
                 resourceDiscovery(s, capacityReservations),
-                new Group(
-                        "ZonalShift",
-                        List.of(allow(
-                                "AllowZonalShiftStatusReadOnly",
-                                List.of("arc-zonal-shift:GetManagedResource"),
-                                List.of("*"),
-                                stringEquals("arc-zonal-shift:ResourceIdentifier", s.clusterArn())))));
+                zonalShift);
     }
 
     private static Group nodeLifecycle(Scope s, boolean capacityReservations) {
@@ -109,17 +110,13 @@ final class ControllerPolicyV1 {
                 "IAMIntegration",
                 List.of(
                         ControllerPolicy.passNodeRole(s),
-                        allow(
-                                "AllowScopedInstanceProfileCreationActions",
-                                List.of("iam:CreateInstanceProfile"),
+                        ControllerPolicy.instanceProfileCreation(
                                 List.of(instanceProfiles),
                                 owned(s, REQUEST),
                                 stringEquals(REQUEST + EKS_CLUSTER_TAG, s.clusterName()),
                                 stringEquals(REQUEST + REGION_TAG, s.region()),
                                 anyValue(REQUEST, NODE_CLASS_TAG)),
-                        allow(
-                                "AllowScopedInstanceProfileTagActions",
-                                List.of("iam:TagInstanceProfile"),
+                        ControllerPolicy.instanceProfileTagging(
                                 List.of(instanceProfiles),
                                 owned(s, RESOURCE),
                                 stringEquals(RESOURCE + REGION_TAG, s.region()),

@@ -1,5 +1,7 @@
 package dev.platform.karpenter.policy;
 
+import static dev.platform.karpenter.policy.ControllerPolicy.NODE_CLASS_TAG;
+import static dev.platform.karpenter.policy.ControllerPolicy.REGION_TAG;
 import static dev.platform.karpenter.policy.ControllerPolicy.REQUEST;
 import static dev.platform.karpenter.policy.ControllerPolicy.RESOURCE;
 import static dev.platform.karpenter.policy.ControllerPolicy.anyValue;
@@ -12,6 +14,7 @@ import dev.platform.karpenter.policy.ControllerPolicy.Group;
 import dev.platform.karpenter.policy.ControllerPolicy.Scope;
 import dev.platform.karpenter.policy.IamPolicyDocument.Condition;
 import dev.platform.karpenter.policy.IamPolicyDocument.Statement;
+import dev.platform.karpenter.release.ApiGeneration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -24,28 +27,17 @@ import java.util.stream.Stream;
  * of launch templates to Karpenter's own and may tag spot requests. Grouped like the 1.x policies.
  */
 final class ControllerPolicyV1Beta1 {
-    private static final String POOL_TAG = "karpenter.sh/nodepool";
-    private static final String NODE_CLASS_TAG = "karpenter.k8s.aws/ec2nodeclass";
-    private static final String REGION_TAG = "topology.kubernetes.io/region";
+    private static final String POOL_TAG = ApiGeneration.V1BETA1.poolLabel();
 
     private ControllerPolicyV1Beta1() {}
 
     /** @param v032 the 0.32 template (unscoped launch templates, queue attributes read) rather than 0.37's */
     static List<Group> groups(Scope s, boolean v032) {
-        return List.of(
-                nodeLifecycle(s, v032),
-                iamIntegration(s),
-                ControllerPolicy.eksIntegration(s),
-                ControllerPolicy.interruption(
-                        s,
-                        v032
-                                ? List.of(
-                                        "sqs:DeleteMessage",
-                                        "sqs:GetQueueAttributes",
-                                        "sqs:GetQueueUrl",
-                                        "sqs:ReceiveMessage")
-                                : List.of("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage")),
-                resourceDiscovery(s));
+        List<String> queueActions = v032
+                ? List.of("sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage")
+                : List.of("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage");
+        return ControllerPolicy.inTemplateOrder(
+                s, nodeLifecycle(s, v032), iamIntegration(s), queueActions, resourceDiscovery(s));
     }
 
     static Group nodeLifecycle(Scope s, boolean v032) {
@@ -105,14 +97,8 @@ final class ControllerPolicyV1Beta1 {
                 "IAMIntegration",
                 List.of(
                         ControllerPolicy.passNodeRole(s),
-                        allow(
-                                "AllowScopedInstanceProfileCreationActions",
-                                List.of("iam:CreateInstanceProfile"),
-                                List.of("*"),
-                                nodeClassProfile(s, REQUEST)),
-                        allow(
-                                "AllowScopedInstanceProfileTagActions",
-                                List.of("iam:TagInstanceProfile"),
+                        ControllerPolicy.instanceProfileCreation(List.of("*"), nodeClassProfile(s, REQUEST)),
+                        ControllerPolicy.instanceProfileTagging(
                                 List.of("*"),
                                 Stream.concat(
                                                 Stream.of(nodeClassProfile(s, RESOURCE)),

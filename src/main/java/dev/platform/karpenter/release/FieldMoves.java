@@ -1,13 +1,20 @@
 package dev.platform.karpenter.release;
 
-import java.util.Arrays;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The spec fields upstream moved when a pool or node class changed API generation: one table per generation change,
- * the facts taken from upstream's migration guides (v1beta1-migration: Provisioner and AWSNodeTemplate to NodePool
+ * The spec fields upstream moved when a pool or node class changed API generation, as field-moves.tsv lists them: the
+ * facts taken from upstream's migration guides (v1beta1-migration: Provisioner and AWSNodeTemplate to NodePool
  * and EC2NodeClass; v1-migration: its "API Moves", renames and required fields). Paths start below {@code spec}.
  */
 public final class FieldMoves {
@@ -49,95 +56,8 @@ public final class FieldMoves {
         }
     }
 
-    private static final Change V1ALPHA5_TO_V1BETA1 = new Change(
-            ApiGeneration.V1ALPHA5,
-            ApiGeneration.V1BETA1,
-            List.of(
-                    pool(
-                            path("ttlSecondsAfterEmpty"),
-                            path("disruption", "consolidateAfter"),
-                            "a duration such as 30s, with disruption.consolidationPolicy WhenEmpty"),
-                    pool(
-                            path("consolidation"),
-                            path("disruption", "consolidationPolicy"),
-                            "enabled = true becomes WhenUnderutilized"),
-                    pool(
-                            path("ttlSecondsUntilExpired"),
-                            path("disruption", "expireAfter"),
-                            "a duration such as 720h, or Never"),
-                    pool(path("labels"), path("template", "metadata", "labels"), ""),
-                    pool(path("annotations"), path("template", "metadata", "annotations"), ""),
-                    pool(
-                            path("requirements"),
-                            path("template", "spec", "requirements"),
-                            "the requirements v1alpha5 added by default are no longer added"),
-                    pool(path("taints"), path("template", "spec", "taints"), ""),
-                    pool(path("startupTaints"), path("template", "spec", "startupTaints"), ""),
-                    pool(
-                            path("kubeletConfiguration"),
-                            path("template", "spec", "kubelet"),
-                            "containerRuntime is no longer supported"),
-                    pool(path("limits", "resources"), path("limits"), ""),
-                    pool(
-                            path("providerRef"),
-                            path("template", "spec", "nodeClassRef"),
-                            "names an EC2NodeClass; set from node_class"),
-                    new Move(
-                            Holder.POOL,
-                            path("provider"),
-                            Holder.NODE_CLASS,
-                            Optional.of(List.of()),
-                            "its fields are the node class's"),
-                    nodeClass(
-                            path("subnetSelector"),
-                            path("subnetSelectorTerms"),
-                            "a list of terms, each of tags or an id; comma-separated values become separate terms"),
-                    nodeClass(
-                            path("securityGroupSelector"),
-                            path("securityGroupSelectorTerms"),
-                            "a list of terms, each of tags, an id or a name; comma-separated values become separate terms"),
-                    nodeClass(
-                            path("amiSelector"),
-                            path("amiSelectorTerms"),
-                            "a list of terms, each of tags, an id, a name or an owner; AMI tag requirements are no longer supported"),
-                    nodeClass(path("instanceProfile"), path("role"), "the node role; set by the project"),
-                    new Move(
-                            Holder.NODE_CLASS,
-                            path("launchTemplate"),
-                            Holder.NODE_CLASS,
-                            Optional.empty(),
-                            "unmanaged launch templates are no longer supported")));
-
-    private static final Change V1BETA1_TO_V1 = new Change(
-            ApiGeneration.V1BETA1,
-            ApiGeneration.V1,
-            List.of(
-                    pool(
-                            path("disruption", "expireAfter"),
-                            path("template", "spec", "expireAfter"),
-                            "changing it now drifts the nodes"),
-                    pool(
-                            path("disruption", "consolidationPolicy"),
-                            path("disruption", "consolidationPolicy"),
-                            "WhenUnderutilized is renamed WhenEmptyOrUnderutilized; consolidateAfter is required"),
-                    new Move(
-                            Holder.POOL,
-                            path("template", "spec", "kubelet"),
-                            Holder.NODE_CLASS,
-                            Optional.of(path("kubelet")),
-                            "pools that share a node class share its kubelet: one node class per kubelet"),
-                    pool(
-                            path("template", "spec", "nodeClassRef", "apiVersion"),
-                            path("template", "spec", "nodeClassRef", "group"),
-                            "set from node_class"),
-                    nodeClass(
-                            path("amiFamily"),
-                            path("amiSelectorTerms"),
-                            "a term alias = \"<family>@<version>\", e.g. al2023@latest, selects the family's AMIs"
-                                    + " and stands alone; amiFamily stays beside other terms; amiSelectorTerms is"
-                                    + " required")));
-
-    private static final List<Change> ALL = List.of(V1ALPHA5_TO_V1BETA1, V1BETA1_TO_V1);
+    private static final String TABLE = "field-moves.tsv";
+    private static final List<Change> ALL = read();
 
     /** Every generation change, oldest first. */
     public static List<Change> all() {
@@ -149,15 +69,42 @@ public final class FieldMoves {
         return ALL.stream().filter(change -> change.to() == generation).findFirst();
     }
 
-    private static Move pool(List<String> from, List<String> to, String change) {
-        return new Move(Holder.POOL, from, Holder.POOL, Optional.of(to), change);
+    /** The table, one row a move in its generation change's order; the changes in the order they come. */
+    private static List<Change> read() {
+        Map<ApiGeneration, List<Move>> moves = new LinkedHashMap<>();
+        try (InputStream in = FieldMoves.class.getResourceAsStream(TABLE)) {
+            String text = new String(Objects.requireNonNull(in, TABLE).readAllBytes(), StandardCharsets.UTF_8);
+            text.lines()
+                    .filter(line -> !line.startsWith("#") && !line.isBlank())
+                    .forEach(line -> {
+                        String[] cells = line.split("\t", -1);
+                        if (cells.length != 6) {
+                            throw new IllegalStateException(TABLE + ": 6 columns expected, got " + line);
+                        }
+                        ApiGeneration into = ApiGeneration.named(cells[0])
+                                .orElseThrow(() -> new IllegalStateException(TABLE + ": no generation " + cells[0]));
+                        Optional<List<String>> to = switch (cells[4]) {
+                            case "(gone)" -> Optional.empty();
+                            case "(root)" -> Optional.of(List.of());
+                            default -> Optional.of(path(cells[4]));
+                        };
+                        moves.computeIfAbsent(into, generation -> new ArrayList<>())
+                                .add(new Move(holder(cells[1]), path(cells[2]), holder(cells[3]), to, cells[5]));
+                    });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return moves.entrySet().stream()
+                .map(entry -> new Change(entry.getKey().previous().orElseThrow(), entry.getKey(), entry.getValue()))
+                .toList();
     }
 
-    private static Move nodeClass(List<String> from, List<String> to, String change) {
-        return new Move(Holder.NODE_CLASS, from, Holder.NODE_CLASS, Optional.of(to), change);
+    private static Holder holder(String cell) {
+        return Holder.valueOf(cell.toUpperCase(Locale.ROOT));
     }
 
-    private static List<String> path(String... keys) {
-        return Arrays.asList(keys);
+    /** A field's place below spec, its keys joined by '.' (no key of these specs holds one). */
+    private static List<String> path(String dotted) {
+        return List.of(dotted.split("\\."));
     }
 }

@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.platform.karpenter.testing.Console;
 import dev.platform.karpenter.testing.Json;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,23 +26,10 @@ class AdoptCommandTest {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final Console console = new Console();
 
     private int run(String... args) {
-        return AdoptCommand.run(
-                dir,
-                args,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    private String stdout() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String stderr() {
-        return err.toString(StandardCharsets.UTF_8);
+        return AdoptCommand.run(dir, args, console.out(), console.err());
     }
 
     @Test
@@ -54,7 +39,7 @@ class AdoptCommandTest {
         assertThat(run("--state", STATES.resolve("v19.21.0-seed.show.json").toString(), "--removed", "removed.tf"))
                 .isZero();
 
-        assertThat(stdout()).isEqualTo("""
+        assertThat(console.stdout()).isEqualTo("""
                 # bin/adopt: cluster eks-cluster, from v19.21.0-seed.show.json
                 queue_name = "Karpenter-eks-cluster"
                 adopt = {
@@ -80,7 +65,7 @@ class AdoptCommandTest {
                         "module.karpenter.aws_sqs_queue.this",
                         "module.karpenter.aws_sqs_queue_policy.this");
         assertThat(Files.readString(removed)).contains("lifecycle {\n    destroy = false\n  }");
-        assertThat(stderr())
+        assertThat(console.stderr())
                 .contains("module.karpenter: terraform-aws-modules/eks//modules/karpenter v19.x")
                 .contains(
                         "module.karpenter.aws_iam_policy.irsa[0] (KarpenterIRSA-eks-cluster-20261202164421162000000006)")
@@ -88,7 +73,7 @@ class AdoptCommandTest {
                         + " arn:aws:iam::123456789012:policy/KarpenterIRSA-eks-cluster-20261202164421162000000006")
                 .contains("meta.helm.sh/release-name=karpenter-crd");
         List<String> steps =
-                stderr().lines().filter(l -> l.matches(" +\\d+\\. .*")).toList();
+                console.stderr().lines().filter(l -> l.matches(" +\\d+\\. .*")).toList();
         assertThat(steps.get(0)).contains("Add the lines printed above");
         assertThat(steps.get(1)).contains("Old root").contains("the removed file");
         assertThat(steps.get(steps.size() - 1)).contains("bin/upgrade-path");
@@ -99,16 +84,16 @@ class AdoptCommandTest {
         assertThat(run("--state", STATES.resolve("v20.37.2-irsa.show.json").toString()))
                 .isZero();
 
-        assertThat(stdout())
+        assertThat(console.stdout())
                 .contains("  controller_role = \"KarpenterController-20261202164504406800000003\"\n")
                 .contains("queue_name = \"Karpenter-eks-twenty\"\n")
                 .contains("    SpotInterrupt = \"KarpenterSpotInterrupt-20261202164504409800000006\"\n")
                 .contains("  instance_profile = \"Karpenter-eks-twenty-20261202164504405400000002\"\n")
                 .doesNotContain("irsa_use_name_prefix");
-        assertThat(stdout().lines().filter(line -> line.contains(" = ") && !line.startsWith(" ")))
+        assertThat(console.stdout().lines().filter(line -> line.contains(" = ") && !line.startsWith(" ")))
                 .as("only settings off their defaults, so the lines can be appended to the seed's tfvars")
                 .containsExactly("queue_name = \"Karpenter-eks-twenty\"", "adopt = {");
-        assertThat(stderr())
+        assertThat(console.stderr())
                 .contains("module.karpenter: terraform-aws-modules/eks//modules/karpenter v20.x")
                 .contains("--removed FILE (run again with it)");
     }
@@ -119,7 +104,7 @@ class AdoptCommandTest {
         assertThat(run("--state", STATES.resolve("v21-hand-written.state.json").toString(), "--removed", "removed.tf"))
                 .isZero();
 
-        assertThat(stdout()).isEqualTo("""
+        assertThat(console.stdout()).isEqualTo("""
                 # bin/adopt: cluster eks-twentyone, from v21-hand-written.state.json
                 controller_identity = "pod_identity"
                 queue_name = "Karpenter-eks-twentyone"
@@ -147,7 +132,7 @@ class AdoptCommandTest {
                         "kubectl_manifest.node_pool",
                         "kubectl_manifest.node_class")
                 .doesNotContain("module.karpenter.data.aws_partition.current");
-        assertThat(stderr())
+        assertThat(console.stderr())
                 .contains("module.karpenter: terraform-aws-modules/eks//modules/karpenter v21.x")
                 .contains("kubectl label nodepools.karpenter.sh/default app.kubernetes.io/managed-by=Helm --overwrite")
                 .contains("kubectl annotate ec2nodeclasses.karpenter.k8s.aws/default"
@@ -191,7 +176,9 @@ class AdoptCommandTest {
 
         assertThat(run("--state", both.toString(), "--cluster", "eks-twenty", "--removed", "removed.tf"))
                 .isZero();
-        assertThat(stdout()).contains("queue_name = \"Karpenter-eks-twenty\"").doesNotContain("eks-cluster\"");
+        assertThat(console.stdout())
+                .contains("queue_name = \"Karpenter-eks-twenty\"")
+                .doesNotContain("eks-cluster\"");
         assertThat(removedFroms(dir.resolve("removed.tf")))
                 .allSatisfy(from -> assertThat(from).startsWith("module.karpenter_twenty."));
     }
@@ -230,7 +217,7 @@ class AdoptCommandTest {
                                 .toString()))
                 .isZero();
 
-        assertThat(stdout()).isEqualTo("""
+        assertThat(console.stdout()).isEqualTo("""
                 # bin/adopt: cluster eks-cluster, from cloudformation-v0.30.0-hand-written.json
                 create_iam_role = true
                 queue_name = "eks-cluster"
@@ -246,14 +233,13 @@ class AdoptCommandTest {
                   }
                 }
                 """);
-        assertThat(stderr())
+        assertThat(console.stderr())
                 .contains("CloudFormation stack Karpenter-eks-cluster")
                 .contains("'DeletionPolicy: Retain'")
                 .contains("aws cloudformation delete-stack --stack-name Karpenter-eks-cluster")
                 .contains("aws iam delete-policy --policy-arn"
                         + " arn:aws:iam::123456789012:policy/KarpenterControllerPolicy-eks-cluster");
-        out.reset();
-        err.reset();
+        console.reset();
         assertThat(run(
                         "--cloudformation-stack",
                         STATES.resolve("cloudformation-v0.30.0-hand-written.json")
@@ -261,7 +247,7 @@ class AdoptCommandTest {
                         "--removed",
                         "removed.tf"))
                 .isEqualTo(2);
-        assertThat(stderr()).startsWith("error: --removed writes removed blocks for a Terraform root;");
+        assertThat(console.stderr()).startsWith("error: --removed writes removed blocks for a Terraform root;");
         assertThat(dir.resolve("removed.tf")).doesNotExist();
     }
 
@@ -276,24 +262,23 @@ class AdoptCommandTest {
         assertThat(removedFroms(dir.resolve("removed.tf")))
                 .contains("module.karpenter.aws_iam_role.controller")
                 .noneSatisfy(from -> assertThat(from).contains("["));
-        assertThat(stderr()).contains("module.karpenter[0]: terraform-aws-modules/eks//modules/karpenter v21.x");
+        assertThat(console.stderr())
+                .contains("module.karpenter[0]: terraform-aws-modules/eks//modules/karpenter v21.x");
     }
 
     @Test
     void helpPrintsTheUsage() {
         assertThat(run("--help")).isZero();
-        assertThat(stdout()).startsWith(AdoptCommand.USAGE + "\n").contains("--removed FILE");
+        assertThat(console.stdout()).startsWith(AdoptCommand.USAGE + "\n").contains("--removed FILE");
     }
 
     private void assertBadInput(Path state, String line) {
-        out.reset();
-        err.reset();
+        console.reset();
         assertThat(run("--state", state.toString(), "--removed", "removed.tf")).isEqualTo(2);
-        assertThat(stderr()).isEqualTo(line + "\n");
-        assertThat(stdout()).isEmpty();
+        assertThat(console.stderr()).isEqualTo(line + "\n");
+        assertThat(console.stdout()).isEmpty();
         assertThat(dir.resolve("removed.tf")).doesNotExist();
-        out.reset();
-        err.reset();
+        console.reset();
     }
 
     private Path write(String name, String text) throws IOException {

@@ -232,12 +232,14 @@ class AdoptionIT {
         return managedAddresses(OldState.read(resource("adopt/states/" + stateFile)), "module.karpenter");
     }
 
+    /** One module directory: the version's own file beside the part both stand-ins share. */
     private void copyModule(String version) throws IOException {
-        Path source = resource("adopt/standin-modules/" + version);
         Path target = Files.createDirectories(oldRoot.resolve("modules").resolve(version));
-        try (Stream<Path> files = Files.list(source)) {
-            for (Path file : files.toList()) {
-                Files.copy(file, target.resolve(file.getFileName().toString()));
+        for (String part : List.of(version, "common")) {
+            try (Stream<Path> files = Files.list(resource("adopt/standin-modules/" + part))) {
+                for (Path file : files.toList()) {
+                    Files.copy(file, target.resolve(file.getFileName().toString()));
+                }
             }
         }
     }

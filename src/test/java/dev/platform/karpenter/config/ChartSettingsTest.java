@@ -5,10 +5,13 @@ import static dev.platform.karpenter.testing.TestConfigs.tfvars;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import dev.platform.karpenter.config.ChartRepository.Registry;
+import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -26,159 +29,23 @@ import org.junit.jupiter.params.provider.MethodSource;
 @KernelOnlyThroughSynthesized
 class ChartSettingsTest {
     private static final String V1 = TestConfigs.V1;
-    private static final String V031 = "v0.31.5";
-    private static final String V032 = "v0.32.10";
 
     @TempDir
     Path dir;
 
-    /** A wrong setting, the release it is written for, and the exact line it is refused with. */
-    static Stream<Arguments> refusals() {
-        return Stream.of(
-                refused(
-                        V1,
-                        "controller_values = { settings = { featureGates = { spotToSpotConsolidaton = true } } }",
-                        "controller_values.settings.featureGates.spotToSpotConsolidaton: unknown key; did you mean "
-                                + "spotToSpotConsolidation? (chart values of Karpenter " + TestConfigs.V1 + ")"),
-                refused(
-                        V1,
-                        "controller_values = { loglevel = \"debug\" }",
-                        "controller_values.loglevel: unknown key; did you mean logLevel? (chart values of Karpenter"
-                                + " " + TestConfigs.V1 + ")"),
-                refused(
-                        V1,
-                        "controller_values = { featureGates = { nodeRepair = true } }",
-                        "controller_values.featureGates: unknown key; did you mean settings.featureGates? (chart "
-                                + "values of Karpenter " + TestConfigs.V1 + ")"),
-                refused(
-                        V031,
-                        "controller_values = { settings = { featureGates = { spotToSpotConsolidation = true } } }",
-                        "controller_values.settings.featureGates.spotToSpotConsolidation: unknown key; did you mean "
-                                + "driftEnabled? (chart values of Karpenter 0.31.5)"),
-                refused(
-                        V1,
-                        "controller_values = { settings = { aws = { enablePodENI = true } } }",
-                        "controller_values.settings.aws: unknown key in this release's chart; the nearest is "
-                                + "clusterName (chart values of Karpenter " + TestConfigs.V1 + ")"),
-                refused(
-                        V1,
-                        "controller_values = { settings = { aws = { isolatedVPC = true } } }",
-                        "controller_values.settings.aws: unknown key; did you mean settings.isolatedVPC? (chart values"
-                                + " of Karpenter " + TestConfigs.V1 + ")"),
-                refused(
-                        V1,
-                        "controller_values = { replicas = \"3\" }",
-                        "controller_values.replicas: must be a whole number (the chart's default is 2), got a string"
-                                + " (chart values of Karpenter " + TestConfigs.V1 + ")"),
-                refused(
-                        V1,
-                        "controller_values = { logLevel = true }",
-                        "controller_values.logLevel: must be a string (the chart's default is \"info\"), got true "
-                                + "(chart values of Karpenter " + TestConfigs.V1 + ")"),
-                refused(
-                        V1,
-                        "controller_values = { tolerations = { key = \"dedicated\" } }",
-                        "controller_values.tolerations: must be a list, got an object (chart values of Karpenter " + ""
-                                + TestConfigs.V1 + ")"),
-                refused(
-                        V1,
-                        "controller_values = { podAnnotations = [\"prometheus.io/scrape\"] }",
-                        "controller_values.podAnnotations: must be an object, got a list (chart values of Karpenter "
-                                + "" + TestConfigs.V1 + ")"),
-                refused(
-                        V1,
-                        "controller_values = \"debug\"",
-                        "controller_values must be an object, got the string \"debug\""),
-                refused(
-                        V1,
-                        "controller_values = { settings = { clusterName = \"other\" } }",
-                        "controller_values.settings.clusterName: set by the project from cluster_name; write that "
-                                + "setting instead"),
-                refused(
-                        V1,
-                        "controller_values = { settings = { clusterEndpoint = \"https://example.com\" } }",
-                        "controller_values.settings.clusterEndpoint: set by the project to the cluster's endpoint, "
-                                + "which it reads from EKS"),
-                refused(
-                        V1,
-                        "controller_values = { settings = { interruptionQueue = \"other\" } }",
-                        "controller_values.settings.interruptionQueue: set by the project to the interruption queue "
-                                + "it creates (queue_name)"),
-                refused(
-                        V1,
-                        "controller_values = { serviceAccount = { name = \"other\" } }",
-                        "controller_values.serviceAccount.name: set by the project from karpenter_service_account, the"
-                                + " account the controller role trusts; write that setting instead"),
-                refused(
-                        V1,
-                        "controller_values = { serviceAccount = { annotations = { \"eks.amazonaws.com/role-arn\" ="
-                                + " \"arn:aws:iam::123456789012:role/x\" } } }",
-                        "controller_values.serviceAccount.annotations.\"eks.amazonaws.com/role-arn\": set by the "
-                                + "project to the controller role it creates with this release's policy "
-                                + "(controller_identity; pod_identity binds that role without it)"),
-                refused(
-                        V1,
-                        "controller_values = { settings = { clusterName = null } }",
-                        "controller_values.settings.clusterName: set by the project from cluster_name; write that "
-                                + "setting instead"),
-                refused(
-                        V1,
-                        "controller_values = { settings = null }",
-                        "controller_values.settings: null would remove settings.clusterName, which the project sets "
-                                + "(cluster_name)"),
-                refused(
-                        V1,
-                        "controller_values = { serviceAccount = { annotations = null } }",
-                        "controller_values.serviceAccount.annotations: null would remove "
-                                + "serviceAccount.annotations.\"eks.amazonaws.com/role-arn\", which the project sets "
-                                + "(controller_identity)"),
-                refused(
-                        V031,
-                        "controller_values = { settings = { aws = { clusterName = \"other\" } } }",
-                        "controller_values.settings.aws.clusterName: set by the project from cluster_name; write that"
-                                + " setting instead"),
-                refused(
-                        V031,
-                        "controller_values = { settings = { aws = { defaultInstanceProfile = \"mine\" } } }",
-                        "controller_values.settings.aws.defaultInstanceProfile: set by the project to the instance "
-                                + "profile of the node role (create_iam_role, iam_role_arn, node_group_name)"),
-                // 0.32 still takes settings.aws (an open map) and prefers it over settings.*.
-                refused(
-                        V032,
-                        "controller_values = { settings = { aws = { interruptionQueueName = \"other\" } } }",
-                        "controller_values.settings.aws.interruptionQueueName: set by the project to the interruption"
-                                + " queue it creates (queue_name)"),
-                refused(
-                        V1,
-                        "chart_repository = \"https://charts.example.com/karpenter\"",
-                        "chart_repository must be an OCI repository such as \"oci://public.ecr.aws/karpenter\" or "
-                                + "\"oci://123456789012.dkr.ecr.us-west-2.amazonaws.com/ecr-public/karpenter\" "
-                                + "(lowercase, no trailing '/'), got \"https://charts.example.com/karpenter\""),
-                refused(
-                        V1,
-                        "chart_repository = \"oci://public.ecr.aws/karpenter/\"",
-                        "chart_repository must be an OCI repository such as \"oci://public.ecr.aws/karpenter\" or "
-                                + "\"oci://123456789012.dkr.ecr.us-west-2.amazonaws.com/ecr-public/karpenter\" "
-                                + "(lowercase, no trailing '/'), got \"oci://public.ecr.aws/karpenter/\""),
-                refused(
-                        V1,
-                        "chart_repository = \"oci://123456789012.dkr.ecr.us-wset-2.amazonaws.com/karpenter\"",
-                        "chart_repository's ECR region must be an AWS region such as us-east-1 or eusc-de-east-1 "
-                                + "(one the AWS SDK's partition metadata lists), got \"us-wset-2\""),
-                refused(
-                        V1,
-                        "chart_repository = \"oci://123456789012.dkr.ecr.cn-north-1.amazonaws.com/karpenter\"",
-                        "chart_repository names an ECR registry in cn-north-1, whose host ends in .amazonaws.com.cn,"
-                                + " got \"oci://123456789012.dkr.ecr.cn-north-1.am...\" (61 characters)"),
-                refused(
-                        V1,
-                        "chart_repository = \"oci://123456789012.dkr.ecr.cn-north-1.amazonaws.com.cn/karpenter\"",
-                        "chart_repository names an ECR registry in cn-north-1 (partition aws-cn); the cluster's "
-                                + "region us-west-2 is in aws, whose credentials cannot get its pull token"));
-    }
-
-    private static Arguments refused(String version, String line, String expected) {
-        return Arguments.of(version, line, "c1.tfvars: " + expected);
+    /** A wrong setting, the release it is written for, and the exact line it is refused with: chart-refusals.yaml. */
+    static Stream<Arguments> refusals() throws IOException {
+        try (InputStream in = ChartSettingsTest.class.getResourceAsStream("chart-refusals.yaml")) {
+            List<Map<String, String>> rows =
+                    Json.yamlMapper().readValue(in, new TypeReference<List<Map<String, String>>>() {});
+            return rows.stream().map(row -> {
+                String release = row.get("release").equals("newest") ? V1 : row.get("release");
+                return Arguments.of(
+                        release,
+                        row.get("line"),
+                        "c1.tfvars: " + row.get("refused").replace("{newest}", V1));
+            });
+        }
     }
 
     @ParameterizedTest(name = "{1}")

@@ -12,6 +12,8 @@ import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,61 +50,30 @@ class TerraformStringsIT {
     /** The escape's own spellings of cdktf's markers: the only expressions a user's text turns into. */
     private static final Set<String> ESCAPE_EXPRESSIONS = Set.of("${\"$\"}", "${\"{\"}");
 
-    private static final List<String> FIXED = List.of(
-            "#!/bin/bash\necho ${HOME}",
-            "${jsonencode(1)}",
-            "%{ if true }yes%{ endif }",
-            "${file(\"/etc/hostname\")}",
-            "$${already} %%{escaped}",
-            "$$${three} %%%{three}",
-            "${TfToken[TOKEN.1]}",
-            "#{TfToken[TOKEN.1]}",
-            "${TfToken[TOKEN.0]}${TfToken[TOKEN.2]}",
-            "ends with $",
-            "ends with %",
-            "${",
-            "}${}{",
-            "quote \" backslash \\ tab \t",
-            "é 日本 🙂 ${ünï}",
-            "line1\nline2\r\n${x}\n",
-            "---\nkind: Secret\n",
-            "key: ${value} # comment",
-            "'single' \"double\" `back`");
-    private static final List<String> FRAGMENTS = List.of(
-            "${",
-            "%{",
-            "$${",
-            "%%{",
-            "$",
-            "%",
-            "{",
-            "}",
-            "\"",
-            "'",
-            "\\",
-            "\n",
-            "\t",
-            " ",
-            ":",
-            "#",
-            "-",
-            "|",
-            "é",
-            "日本",
-            "🙂",
-            "TfToken[TOKEN.3]",
-            "#{TfToken[",
-            "x",
-            "if true",
-            "endif",
-            "null",
-            "0x1",
-            "\r\n");
+    /** Texts that each break a naive escape, and fragments joined at random into more: hostile-strings.json. */
+    private static final JsonNode TEXTS = texts();
+
+    private static final List<String> FIXED = strings("fixed");
+    private static final List<String> FRAGMENTS = strings("fragments");
 
     private static final ObjectMapper JSON = Json.mapper();
 
     @TempDir
     Path dir;
+
+    private static JsonNode texts() {
+        try (InputStream in = TerraformStringsIT.class.getResourceAsStream("hostile-strings.json")) {
+            return Json.mapper().readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> strings(String field) {
+        List<String> strings = new ArrayList<>();
+        TEXTS.path(field).forEach(text -> strings.add(text.asText()));
+        return List.copyOf(strings);
+    }
 
     @Test
     void everyFreeFormTextReachesTerraformAsTheUserWroteIt() throws Exception {

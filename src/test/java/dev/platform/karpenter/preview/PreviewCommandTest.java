@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.release.KarpenterRelease;
+import dev.platform.karpenter.testing.Console;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,26 +25,16 @@ class PreviewCommandTest {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final Console console = new Console();
 
     private int run(String... args) {
-        return PreviewCommand.run(
-                dir,
-                args,
-                Map.of(),
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    private String output() {
-        return out.toString(StandardCharsets.UTF_8);
+        return PreviewCommand.run(dir, args, Map.of(), console.out(), console.err());
     }
 
     @Test
     void examplesDefaultPoolAsJson() throws IOException {
         assertThat(run("--json", EXAMPLE.toString())).isZero();
-        JsonNode cluster = Json.mapper().readTree(output()).path("eks-cluster");
+        JsonNode cluster = Json.mapper().readTree(console.stdout()).path("eks-cluster");
         JsonNode pool = cluster.at("/pools/default");
         assertThat(pool.path("instance_types")).hasSize(714);
         assertThat(pool.path("count").asInt()).isEqualTo(714);
@@ -62,7 +50,7 @@ class PreviewCommandTest {
     @Test
     void textNamesCountsLimitsAndWherePricesComeFrom() {
         assertThat(run(EXAMPLE.toString())).isZero();
-        assertThat(output())
+        assertThat(console.stdout())
                 .contains("cluster eks-cluster (Karpenter " + KarpenterRelease.newest() + ")")
                 .contains("pool default: 714 instance types")
                 .contains("cheapest on-demand: c7a.medium $0.05132/h")
@@ -85,7 +73,7 @@ class PreviewCommandTest {
                                 + " [\"9\"] }] }]"));
         Files.writeString(dir.resolve("b.tfvars"), TestConfigs.tfvarsFor("beta", "eu-west-1", TestConfigs.V1));
         assertThat(run("--json", dir.toString())).isZero();
-        JsonNode document = Json.mapper().readTree(output());
+        JsonNode document = Json.mapper().readTree(console.stdout());
         List<String> clusters = new ArrayList<>();
         document.fieldNames().forEachRemaining(clusters::add);
         assertThat(clusters).containsExactly("alpha", "beta");
@@ -107,7 +95,7 @@ class PreviewCommandTest {
                         + " \"karpenter.k8s.aws/instance-family\", operator = \"In\", values = [\"c7a\"] }],"
                         + " priceAdjustment = \"-50%\" } }]\n");
         assertThat(run("--json", dir.resolve("overlaid.tfvars").toString())).isZero();
-        JsonNode cheapest = Json.mapper().readTree(output()).at("/eks-cluster/pools/default/cheapest");
+        JsonNode cheapest = Json.mapper().readTree(console.stdout()).at("/eks-cluster/pools/default/cheapest");
         assertThat(cheapest.path("type").asText()).isEqualTo("c7a.medium");
         assertThat(cheapest.path("usd_per_hour").decimalValue()).isEqualByComparingTo("0.02566");
         assertThat(cheapest.path("node_overlays").get(0).asText()).isEqualTo("savings-plan");
@@ -122,8 +110,8 @@ class PreviewCommandTest {
                 Files.readString(EXAMPLE) + "node_pools = [{ name = \"retired\", instance_categories = [\"x\"] }]\n");
         assertThat(run("--json", base.toString())).isZero();
         Path baseJson = dir.resolve("base.json");
-        Files.writeString(baseJson, output());
-        out.reset();
+        Files.writeString(baseJson, console.stdout());
+        console.reset();
         Path head = dir.resolve("head.tfvars");
         Files.writeString(
                 head,
@@ -134,7 +122,7 @@ class PreviewCommandTest {
                         + "node_pools = [{ name = \"burst\", instance_categories = [\"t\"] }]\n");
         assertThat(run("--markdown", "--base", baseJson.toString(), "--cluster", "eks-cluster", head.toString()))
                 .isZero();
-        String markdown = output();
+        String markdown = console.stdout();
         assertThat(markdown)
                 .contains("### Node pools of eks-cluster: what they can launch (bin/preview)")
                 .containsPattern("\\| default \\| \\d+ \\| \\d+ \\| 1-384 \\|")
@@ -151,8 +139,8 @@ class PreviewCommandTest {
     @Test
     void helpAndBadArguments() {
         assertThat(run("--help")).isZero();
-        assertThat(output()).startsWith("usage: bin/preview [--json | --markdown [--base BASE_JSON]]");
+        assertThat(console.stdout()).startsWith("usage: bin/preview [--json | --markdown [--base BASE_JSON]]");
         assertThat(run("--cheap")).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("preview: unknown option --cheap");
+        assertThat(console.stderr()).contains("preview: unknown option --cheap");
     }
 }

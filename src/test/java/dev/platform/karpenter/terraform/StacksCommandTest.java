@@ -2,11 +2,9 @@ package dev.platform.karpenter.terraform;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.platform.karpenter.testing.Console;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -45,8 +43,7 @@ class StacksCommandTest {
     Path temp;
 
     private Path outdir;
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final Console console = new Console();
 
     @BeforeEach
     void synthesizedOutput() throws IOException {
@@ -96,7 +93,7 @@ class StacksCommandTest {
                         "other-karpenter apply -input=false -no-color -auto-approve -lock-timeout=10m",
                         "other-nodepools init -input=false -no-color -lock-timeout=10m",
                         "other-nodepools apply -input=false -no-color -auto-approve -lock-timeout=10m");
-        assertThat(stdout())
+        assertThat(console.stdout())
                 .contains("=== demo-karpenter: terraform apply (exit 0)")
                 .contains("demo   ok      applied 4: demo-iam, demo-interruption, demo-karpenter, demo-nodepools")
                 .contains("All 2 clusters: apply done.");
@@ -122,7 +119,7 @@ class StacksCommandTest {
                         "other-interruption",
                         "other-karpenter",
                         "other-nodepools");
-        assertThat(stdout())
+        assertThat(console.stdout())
                 .contains("demo   FAILED  applied 1: demo-iam | failed 1: demo-interruption | skipped 2: "
                         + "demo-karpenter, demo-nodepools")
                 .contains("      demo-interruption: Error: creating SQS Queue (demo): AccessDenied")
@@ -151,7 +148,7 @@ class StacksCommandTest {
                         "demo-iam init -input=false -no-color -lock-timeout=90s",
                         "demo-iam state list",
                         "demo-iam destroy -input=false -no-color -auto-approve -lock-timeout=90s");
-        assertThat(stdout())
+        assertThat(console.stdout())
                 .contains("destroyed 2: demo-interruption, demo-iam | nothing to destroy 2: demo-nodepools, "
                         + "demo-karpenter")
                 .doesNotContain("other");
@@ -298,17 +295,17 @@ class StacksCommandTest {
     @Test
     void listsTheClustersAsAJsonArray() throws Exception {
         assertThat(run("exit 1", "clusters")).isZero();
-        assertThat(stdout().strip()).isEqualTo("[\"demo\",\"other\"]");
+        assertThat(console.stdout().strip()).isEqualTo("[\"demo\",\"other\"]");
         assertThat(calls()).as("no terraform").isEmpty();
     }
 
     @Test
     void badUsageIsOneLineAndStatus64() throws Exception {
         assertThat(run("exit 0", "apply", "--cluster", "nope")).isEqualTo(StacksCommand.EXIT_USAGE);
-        assertThat(stderr().strip())
+        assertThat(console.stderr().strip())
                 .isEqualTo("error: no cluster nope in " + outdir.resolve("manifest.json") + " (it has: demo, other)");
         assertThat(run("exit 0", "apply", "--concern", "controller")).isEqualTo(StacksCommand.EXIT_USAGE);
-        assertThat(stderr()).contains("--concern controller names no stack (concerns: iam, interruption,");
+        assertThat(console.stderr()).contains("--concern controller names no stack (concerns: iam, interruption,");
         assertThat(run("exit 0", "deploy")).isEqualTo(StacksCommand.EXIT_USAGE);
         assertThat(run("exit 0", "apply", "--report", "x")).isEqualTo(StacksCommand.EXIT_USAGE);
         assertThat(run("exit 0", "apply", "--parallel", "0")).isEqualTo(StacksCommand.EXIT_USAGE);
@@ -320,7 +317,7 @@ class StacksCommandTest {
     void aMissingManifestSaysToSynthesizeFirst() throws Exception {
         assertThat(run("exit 0", "plan", "--outdir", temp.resolve("none").toString()))
                 .isEqualTo(StacksCommand.EXIT_USAGE);
-        assertThat(stderr()).contains("manifest.json does not exist: synthesize first");
+        assertThat(console.stderr()).contains("manifest.json does not exist: synthesize first");
     }
 
     /** Terraform alone: nothing in the package reaches cdktf or jsii, so a run starts no Node.js process. */
@@ -364,25 +361,11 @@ class StacksCommandTest {
         if (!all.contains("--outdir")) {
             all.addAll(List.of("--outdir", outdir.toString()));
         }
-        out.reset();
-        err.reset();
-        return StacksCommand.run(
-                temp,
-                all.toArray(String[]::new),
-                env,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+        console.reset();
+        return StacksCommand.run(temp, all.toArray(String[]::new), env, console.out(), console.err());
     }
 
     private List<String> calls() throws IOException {
         return Files.exists(calls) ? Files.readAllLines(calls) : List.of();
-    }
-
-    private String stdout() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String stderr() {
-        return err.toString(StandardCharsets.UTF_8);
     }
 }

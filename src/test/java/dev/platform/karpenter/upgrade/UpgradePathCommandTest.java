@@ -3,11 +3,9 @@ package dev.platform.karpenter.upgrade;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.platform.karpenter.release.KarpenterMinor;
+import dev.platform.karpenter.testing.Console;
 import dev.platform.karpenter.testing.TestConfigs;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -19,21 +17,15 @@ class UpgradePathCommandTest {
     @TempDir
     Path project;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final Console console = new Console();
 
     private int run(String... args) {
-        return UpgradePathCommand.run(
-                project,
-                args,
-                Map.of(),
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return UpgradePathCommand.run(project, args, Map.of(), console.out(), console.err());
     }
 
     /** The one error line (stderr also says which tfvars file was read, as the app does). */
     private String errors() {
-        return err.toString(StandardCharsets.UTF_8)
+        return console.stderr()
                 .lines()
                 .filter(line -> !line.startsWith("karpenter-cdktf: reading"))
                 .reduce((a, b) -> a + "\n" + b)
@@ -53,7 +45,7 @@ class UpgradePathCommandTest {
 
         assertThat(run("--kubernetes", "1.29")).isZero();
 
-        String text = out.toString(StandardCharsets.UTF_8);
+        String text = console.stdout();
         assertThat(text)
                 .startsWith("Karpenter v0.30.0 is deployed on cluster demo (pools declared as v1alpha5).\n"
                         + "7 steps to " + TestConfigs.V1 + ", each one change of the tfvars and one deploy");
@@ -90,7 +82,7 @@ class UpgradePathCommandTest {
 
         assertThat(run("--from", "v0.33.5", "--to", "1.0.14")).isZero();
 
-        assertThat(out.toString(StandardCharsets.UTF_8).lines().filter(line -> line.matches("[0-9]+\\. .*")))
+        assertThat(console.stdout().lines().filter(line -> line.matches("[0-9]+\\. .*")))
                 .containsExactly(
                         "1. karpenter_chart_version = \"v0.33.12\"",
                         "2. karpenter_chart_version = \"1.0.14\", keeping the v1beta1 objects (retired_api not \"v1beta1\")");
@@ -106,7 +98,7 @@ class UpgradePathCommandTest {
 
         assertThat(run("--from", "0.37.8")).isZero();
 
-        assertThat(out.toString(StandardCharsets.UTF_8))
+        assertThat(console.stdout())
                 .contains("Your other settings do not hold for this step: node_pool_spec.template.spec.expireAfter:"
                         + " unknown field");
     }
@@ -120,7 +112,7 @@ class UpgradePathCommandTest {
 
         assertThat(run("--from", lastV1beta1)).isZero();
 
-        assertThat(out.toString(StandardCharsets.UTF_8))
+        assertThat(console.stdout())
                 .contains("\n   Your fields that move:\n"
                         + "     node_pool_spec.disruption.expireAfter -> node_pool_spec.template.spec.expireAfter"
                         + " (changing it now drifts the nodes)\n"
@@ -134,13 +126,13 @@ class UpgradePathCommandTest {
 
         assertThat(run()).isEqualTo(2);
         assertThat(errors()).startsWith("error: no state of demo-iam in ");
-        err.reset();
+        console.reset();
         assertThat(run("--from", TestConfigs.V1, "--to", "0.37.8")).isEqualTo(2);
         assertThat(errors())
                 .isEqualTo("error: no supported way from Karpenter " + TestConfigs.V1 + " to"
                         + " 0.37.8: Karpenter 0.37.x cannot read what " + TestConfigs.V1_SERIES
                         + " stores; upstream rolls back one stage only");
-        err.reset();
+        console.reset();
         assertThat(run("--kubernetes", "129")).isEqualTo(2);
         assertThat(errors()).startsWith("error: --kubernetes");
     }
