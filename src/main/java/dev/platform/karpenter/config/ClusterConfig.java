@@ -10,9 +10,12 @@ import static dev.platform.karpenter.config.SettingsCatalogue.RETIRED_API;
 import static dev.platform.karpenter.config.SettingsCatalogue.TAGS;
 import static dev.platform.karpenter.config.SettingsCatalogue.UPGRADE_OVERRIDE;
 
+import dev.platform.karpenter.release.AddOnKind;
 import dev.platform.karpenter.release.DeclaredApis;
 import dev.platform.karpenter.release.HelmValueKeys;
 import dev.platform.karpenter.release.KarpenterRelease;
+import dev.platform.karpenter.release.ValuePath;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -130,12 +133,15 @@ public record ClusterConfig(
     }
 
     /**
-     * Whether the controller's values turn on the NodeOverlay feature gate: node_overlays are declared (which the
-     * release must serve) and controller_values does not set the gate (the user's word stands).
+     * The feature gates the controller's values turn on: those of the add-on kinds with objects declared (which the
+     * release must serve) that controller_values does not set (the user's word stands).
      */
-    public boolean turnsOnNodeOverlay() {
-        return !poolsAndClasses.nodeOverlays().isEmpty()
-                && !HelmValueKeys.NODE_OVERLAY_GATE.isSetIn(controller.chartValues());
+    public List<ValuePath> gatesTurnedOn() {
+        return AddOnKind.values().stream()
+                .filter(kind -> !poolsAndClasses.addOns(kind).isEmpty())
+                .map(AddOnKind::gate)
+                .filter(gate -> !gate.isSetIn(controller.chartValues()))
+                .toList();
     }
 
     /** Names of the AWS resources made for this cluster, derived in one place. */

@@ -11,6 +11,7 @@ import static dev.platform.karpenter.config.SettingsCatalogue.NODE_POOLS;
 import static dev.platform.karpenter.config.SettingsCatalogue.TTL_SECONDS_AFTER_EMPTY;
 import static dev.platform.karpenter.config.SettingsCatalogue.UNINSTALL_HOOK_IMAGE;
 
+import dev.platform.karpenter.release.AddOnKind;
 import dev.platform.karpenter.release.DeclaredApis;
 import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.release.NodePoolRules;
@@ -32,17 +33,22 @@ import java.util.regex.Pattern;
  * @param nodeClasses        the node classes a pool uses (and "default" where declared), "default" first, then
  *                           node_classes in their order
  * @param uninstallHookImage uninstall_hook_image (SettingsCatalogue)
- * @param nodeOverlays       node_overlays, in their order (Karpenter 1.7 on)
+ * @param addOns             the objects of the add-on kinds (node_overlays...), kind by kind, each in its order
  */
 public record PoolsAndNodeClasses(
         List<PoolSettings> pools,
         List<NodeClassSettings> nodeClasses,
         String uninstallHookImage,
-        List<NodeOverlaySettings> nodeOverlays) {
+        List<AddOnObject> addOns) {
 
     public PoolsAndNodeClasses(
             List<PoolSettings> pools, List<NodeClassSettings> nodeClasses, String uninstallHookImage) {
         this(pools, nodeClasses, uninstallHookImage, List.of());
+    }
+
+    /** The objects of one add-on kind, in their order. */
+    public List<AddOnObject> addOns(AddOnKind kind) {
+        return addOns.stream().filter(object -> object.kind() == kind).toList();
     }
 
     /**
@@ -164,7 +170,7 @@ public record PoolsAndNodeClasses(
                 List.copyOf(pools),
                 List.copyOf(rendered),
                 hookImage.orElse(DEFAULT_UNINSTALL_HOOK_IMAGE),
-                NodeOverlaySettings.from(settings, apis));
+                AddOnObject.from(settings, apis));
     }
 
     /**

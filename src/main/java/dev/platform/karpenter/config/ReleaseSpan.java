@@ -1,5 +1,6 @@
 package dev.platform.karpenter.config;
 
+import dev.platform.karpenter.release.AddOnKind;
 import dev.platform.karpenter.release.DeclaredApis;
 import dev.platform.karpenter.release.KarpenterMinor;
 import dev.platform.karpenter.release.KarpenterRelease;
@@ -26,6 +27,11 @@ public record ReleaseSpan(Predicate<DeclaredApis> test, String qualifier) {
     /** The releases where {@code test} holds for some deploy of them, needing what {@code qualifier} says. */
     public static ReleaseSpan where(Predicate<DeclaredApis> test, String qualifier) {
         return new ReleaseSpan(test, qualifier);
+    }
+
+    /** The releases that serve {@code kind}, needing the kind itself. */
+    public static ReleaseSpan serving(AddOnKind kind) {
+        return where(apis -> kind.servedBy(apis.release()), kind.type().kind());
     }
 
     public boolean contains(DeclaredApis apis) {

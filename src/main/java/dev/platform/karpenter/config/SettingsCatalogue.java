@@ -2,6 +2,7 @@ package dev.platform.karpenter.config;
 
 import dev.platform.karpenter.config.Setting.Scope;
 import dev.platform.karpenter.config.Setting.Type;
+import dev.platform.karpenter.release.AddOnKind;
 import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.release.NodePoolRules;
@@ -656,7 +657,7 @@ public final class SettingsCatalogue {
                             + " node_class_spec or an entry \"default\" declares it).");
 
     public static final Setting<List<Map<String, Object>>> NODE_OVERLAYS = NODE_POOLS_SECTION
-            .objects("node_overlays")
+            .objects(AddOnKind.NODE_OVERLAY.setting())
             .byDefault(List.of())
             .example("""
                     [
@@ -668,7 +669,7 @@ public final class SettingsCatalogue {
                         }
                       }
                     ]""")
-            .releases(ReleaseSpan.where(apis -> apis.release().hasNodeOverlays(), "NodeOverlay"))
+            .releases(ReleaseSpan.serving(AddOnKind.NODE_OVERLAY))
             .describe(
                     "NodeOverlays: prices and extended resources Karpenter assumes for the instance types they select",
                     "Each entry has a name, a spec (upstream NodeOverlay karpenter.sh/v1alpha1 spec fields: weight,"
@@ -757,6 +758,15 @@ public final class SettingsCatalogue {
     /** Every setting, in the order of the docs. */
     public static List<Setting<?>> all() {
         return List.copyOf(SETTINGS);
+    }
+
+    /** The setting that lists {@code kind}'s objects: the one declared above under the kind's setting name. */
+    @SuppressWarnings("unchecked")
+    public static Setting<List<Map<String, Object>>> addOns(AddOnKind kind) {
+        return (Setting<List<Map<String, Object>>>) SETTINGS.stream()
+                .filter(setting -> setting.key().equals(kind.setting()))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no setting " + kind.setting() + " declared for " + kind));
     }
 
     /** The sections, in the order of the docs. */

@@ -44,7 +44,7 @@ import java.util.function.UnaryOperator;
  * @param poolLabels             the pool label of every generation whose pools are declared, which the controller's
  *                               required node terms exclude
  * @param reservedCapacity       whether to turn on the ReservedCapacity feature gate (ClusterConfig says when)
- * @param nodeOverlay            whether to turn on the NodeOverlay feature gate (ClusterConfig says when)
+ * @param gatesTurnedOn          the add-on kinds' feature gates to turn on (ClusterConfig says which)
  */
 public record ControllerValues(
         HelmValueKeys keys,
@@ -61,7 +61,7 @@ public record ControllerValues(
         Map<String, Object> overrides,
         List<String> poolLabels,
         boolean reservedCapacity,
-        boolean nodeOverlay) {
+        List<ValuePath> gatesTurnedOn) {
 
     public static final String ROLE_ARN_ANNOTATION = HelmValueKeys.ROLE_ARN_ANNOTATION;
     public static final String STS_REGIONAL_ENDPOINTS_ANNOTATION = "eks.amazonaws.com/sts-regional-endpoints";
@@ -104,7 +104,7 @@ public record ControllerValues(
                         .distinct()
                         .toList(),
                 config.turnsOnReservedCapacity(RenderedPools.of(config).allowsReserved()),
-                config.turnsOnNodeOverlay());
+                config.gatesTurnedOn());
     }
 
     /**
@@ -190,9 +190,7 @@ public record ControllerValues(
         if (reservedCapacity) {
             put(root, HelmValueKeys.RESERVED_CAPACITY_GATE, true);
         }
-        if (nodeOverlay) {
-            put(root, HelmValueKeys.NODE_OVERLAY_GATE, true);
-        }
+        gatesTurnedOn.forEach(gate -> put(root, gate, true));
         merge(root, overrides);
         String affinityKey = HelmValueKeys.AFFINITY.segments().get(0);
         if (root.get(affinityKey) instanceof ObjectNode merged) {

@@ -9,6 +9,7 @@ import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.nodepools.manifest.GenerationManifests;
 import dev.platform.karpenter.nodepools.manifest.KubernetesObject;
 import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
+import dev.platform.karpenter.release.AddOnKind;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -126,7 +127,7 @@ public record RenderedPool(
     static List<NodeOverlay> overlays(ClusterConfig config) {
         List<NodeOverlay> overlays = new ArrayList<>();
         for (KubernetesObject<Map<String, Object>> object : newest(config).render(config.poolsAndClasses(), ROLE)) {
-            if (!object.kind().equals(GenerationManifests.NODE_OVERLAY.kind())) {
+            if (!object.kind().equals(AddOnKind.NODE_OVERLAY.type().kind())) {
                 continue;
             }
             Map<String, Object> spec = object.spec();

@@ -6,11 +6,30 @@ import java.util.Optional;
 /** The Kubernetes API a Karpenter release serves for its pools and node classes. */
 public enum ApiGeneration {
     /** Karpenter 0.30 and 0.31 (0.32 beside v1beta1): karpenter.sh/v1alpha5 Provisioner and karpenter.k8s.aws/v1alpha1 AWSNodeTemplate. */
-    V1ALPHA5,
+    V1ALPHA5(new Kinds(
+            new ObjectType("karpenter.sh", "v1alpha5", "Provisioner"),
+            new ObjectType("karpenter.k8s.aws", "v1alpha1", "AWSNodeTemplate"))),
     /** Karpenter 0.32 to 0.37: karpenter.sh/v1beta1 NodePool and karpenter.k8s.aws/v1beta1 EC2NodeClass. */
-    V1BETA1,
+    V1BETA1(new Kinds(
+            new ObjectType("karpenter.sh", "v1beta1", "NodePool"),
+            new ObjectType("karpenter.k8s.aws", "v1beta1", "EC2NodeClass"))),
     /** Karpenter 1.x: karpenter.sh/v1 NodePool and karpenter.k8s.aws/v1 EC2NodeClass. */
-    V1;
+    V1(new Kinds(
+            new ObjectType("karpenter.sh", "v1", "NodePool"),
+            new ObjectType("karpenter.k8s.aws", "v1", "EC2NodeClass")));
+
+    /** A generation's pool type (Provisioner, then NodePool) and node class type (AWSNodeTemplate, then EC2NodeClass). */
+    public record Kinds(ObjectType pool, ObjectType nodeClass) {}
+
+    private final Kinds kinds;
+
+    ApiGeneration(Kinds kinds) {
+        this.kinds = kinds;
+    }
+
+    public Kinds kinds() {
+        return kinds;
+    }
 
     /** The generation tfvars and messages spell so ("v1alpha5", "v1beta1", "v1"), empty for any other text. */
     public static Optional<ApiGeneration> named(String spelling) {

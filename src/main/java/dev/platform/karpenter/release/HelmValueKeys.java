@@ -29,8 +29,6 @@ public record HelmValueKeys(
     public static final ValuePath AFFINITY = ValuePath.of("affinity");
     /** The ReservedCapacity feature gate, in the charts of the releases that have capacity reservations. */
     public static final ValuePath RESERVED_CAPACITY_GATE = ValuePath.of("settings", "featureGates", "reservedCapacity");
-    /** The NodeOverlay feature gate (1.7 on): off by default. */
-    public static final ValuePath NODE_OVERLAY_GATE = ValuePath.of("settings", "featureGates", "nodeOverlay");
 
     /** Karpenter 0.30 and 0.31. */
     static final HelmValueKeys V0 = new HelmValueKeys(

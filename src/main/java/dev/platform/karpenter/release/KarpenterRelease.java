@@ -151,11 +151,6 @@ public record KarpenterRelease(int major, int minor, int patch) {
         return has(KarpenterMinor.Feature.RESERVED_CAPACITY_BY_DEFAULT);
     }
 
-    /** Whether the release serves NodeOverlay (karpenter.sh/v1alpha1), behind a feature gate that is off by default. */
-    public boolean hasNodeOverlays() {
-        return has(KarpenterMinor.Feature.NODE_OVERLAYS);
-    }
-
     /** Karpenter 1.10 added handling of capacity reservation interruption warnings. */
     public boolean handlesCapacityReservationInterruptions() {
         return has(KarpenterMinor.Feature.CAPACITY_RESERVATION_INTERRUPTIONS);

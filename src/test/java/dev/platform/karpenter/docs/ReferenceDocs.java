@@ -13,6 +13,7 @@ import dev.platform.karpenter.release.KubernetesSupport;
 import dev.platform.karpenter.release.KubernetesSupport.Row;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
+import dev.platform.karpenter.upstream.ReleaseVendor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -56,6 +57,9 @@ public final class ReferenceDocs {
     }
 
     /** Each generated file by its path from the project's root, with its whole content. */
+    /** The vendored releases, whose README's table of tags is generated too. */
+    private static final Path RELEASES = Path.of("src/main/resources/dev/platform/karpenter/release/releases");
+
     public static Map<Path, String> pages(Synthesized reference) {
         Map<Path, String> pages = new LinkedHashMap<>();
         pages.put(Path.of("terraform.tfvars.example"), SettingsDocs.example());
@@ -64,6 +68,11 @@ public final class ReferenceDocs {
         pages.put(Path.of("docs/reference/stacks.md"), stacks(reference));
         pages.put(Path.of("docs/reference/outputs.md"), outputs(reference));
         pages.put(Path.of("docs/reference/preview.md"), preview());
+        try {
+            pages.put(RELEASES.resolve("README.md"), ReleaseVendor.readmeWithTable(RELEASES));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         return pages;
     }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.nodepools.manifest.SpecCheck;
+import dev.platform.karpenter.release.AddOnKind;
 import dev.platform.karpenter.release.KarpenterMinor;
 import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
@@ -31,7 +32,8 @@ class NodeOverlaysTest {
     /** The newest release without NodeOverlay. */
     private static final KarpenterRelease BEFORE = KarpenterMinor.all().stream()
             .map(KarpenterMinor::newestRelease)
-            .filter(release -> release.apiGeneration() == NEWEST.apiGeneration() && !release.hasNodeOverlays())
+            .filter(release ->
+                    release.apiGeneration() == NEWEST.apiGeneration() && !AddOnKind.NODE_OVERLAY.servedBy(release))
             .reduce((first, second) -> second)
             .orElseThrow();
 

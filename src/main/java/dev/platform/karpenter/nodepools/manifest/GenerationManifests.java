@@ -1,7 +1,7 @@
 package dev.platform.karpenter.nodepools.manifest;
 
+import dev.platform.karpenter.config.AddOnObject;
 import dev.platform.karpenter.config.NodeClassSettings;
-import dev.platform.karpenter.config.NodeOverlaySettings;
 import dev.platform.karpenter.config.ObjectMetadata;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
@@ -161,22 +161,16 @@ public abstract sealed class GenerationManifests implements NodePoolManifests
         return new KubernetesObject.ObjectMeta(name, null, metadata.labels(), metadata.annotations());
     }
 
-    /** The kind of node_overlays entries (Karpenter 1.7 on, where only v1 pools are rendered). */
-    public static final KubernetesObject.Type NODE_OVERLAY =
-            new KubernetesObject.Type("karpenter.sh", "v1alpha1", "NodeOverlay");
-
-    /** A node_overlays entry as its object: the spec as written. */
-    static KubernetesObject<Map<String, Object>> nodeOverlay(NodeOverlaySettings overlay) {
+    /** An add-on kind's entry (a node_overlays one) as its object: named by the entry, the spec as written. */
+    static KubernetesObject<Map<String, Object>> addOn(AddOnObject addOn) {
         @SuppressWarnings("unchecked")
-        Map<String, Object> labels = (Map<String, Object>) overlay.metadata().getOrDefault("labels", Map.of());
+        Map<String, Object> labels = (Map<String, Object>) addOn.metadata().getOrDefault("labels", Map.of());
         @SuppressWarnings("unchecked")
-        Map<String, Object> annotations =
-                (Map<String, Object>) overlay.metadata().getOrDefault("annotations", Map.of());
-        return new KubernetesObject<>(
-                NODE_OVERLAY.apiVersion(),
-                NODE_OVERLAY.kind(),
-                new KubernetesObject.ObjectMeta(overlay.name(), null, labels, annotations),
-                SpecMerge.over(Map.of(), overlay.spec()));
+        Map<String, Object> annotations = (Map<String, Object>) addOn.metadata().getOrDefault("annotations", Map.of());
+        return KubernetesObject.Type.from(addOn.kind().type())
+                .named(
+                        new KubernetesObject.ObjectMeta(addOn.name(), null, labels, annotations),
+                        SpecMerge.over(Map.of(), addOn.spec()));
     }
 
     @Override
@@ -188,9 +182,7 @@ public abstract sealed class GenerationManifests implements NodePoolManifests
     public final List<KubernetesObject<Map<String, Object>>> render(PoolsAndNodeClasses settings, String nodeRoleName) {
         List<KubernetesObject<Map<String, Object>>> objects =
                 new ArrayList<>(build(settings, nodeRoleName).objects());
-        for (NodeOverlaySettings overlay : settings.nodeOverlays()) {
-            objects.add(nodeOverlay(overlay));
-        }
+        settings.addOns().forEach(addOn -> objects.add(addOn(addOn)));
         return List.copyOf(objects);
     }
 }

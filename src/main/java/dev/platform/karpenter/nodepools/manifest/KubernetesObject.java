@@ -1,5 +1,6 @@
 package dev.platform.karpenter.nodepools.manifest;
 
+import dev.platform.karpenter.release.ObjectType;
 import java.util.Map;
 
 /**
@@ -18,6 +19,11 @@ public record KubernetesObject<S>(String apiVersion, String kind, ObjectMeta met
 
     /** An API group, version and kind: the type of the objects a generation renders. */
     public record Type(String group, String version, String kind) {
+        /** The type the release package declares (a generation's pool or node class, an add-on kind). */
+        public static Type from(ObjectType type) {
+            return new Type(type.group(), type.version(), type.kind());
+        }
+
         public <S> KubernetesObject<S> named(String name, S spec) {
             return of(apiVersion(), kind, name, spec);
         }

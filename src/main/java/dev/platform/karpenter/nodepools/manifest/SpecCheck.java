@@ -1,9 +1,9 @@
 package dev.platform.karpenter.nodepools.manifest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.platform.karpenter.config.AddOnObject;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
-import dev.platform.karpenter.config.NodeOverlaySettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
 import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.release.DeclaredApis;
@@ -76,7 +76,7 @@ public final class SpecCheck {
                 settings.pools().stream().anyMatch(pool -> !pool.spec().isEmpty())
                         || settings.nodeClasses().stream()
                                 .anyMatch(nodeClass -> !nodeClass.spec().isEmpty())
-                        || !settings.nodeOverlays().isEmpty();
+                        || !settings.addOns().isEmpty();
         if (!anySpec) {
             return;
         }
@@ -98,14 +98,8 @@ public final class SpecCheck {
                 }
             }
         }
-        List<NodeOverlaySettings> overlays = settings.nodeOverlays();
-        for (int i = 0; i < overlays.size(); i++) {
-            requireAccepted(
-                    schemas,
-                    GenerationManifests.nodeOverlay(overlays.get(i)),
-                    "node_overlays[" + i + "].spec",
-                    config,
-                    "");
+        for (AddOnObject addOn : settings.addOns()) {
+            requireAccepted(schemas, GenerationManifests.addOn(addOn), addOn.where() + ".spec", config, "");
         }
     }
 

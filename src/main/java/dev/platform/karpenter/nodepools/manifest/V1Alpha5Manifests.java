@@ -21,9 +21,9 @@ import java.util.regex.Pattern;
  */
 final class V1Alpha5Manifests extends GenerationManifests {
     static final KubernetesObject.Type PROVISIONER =
-            new KubernetesObject.Type("karpenter.sh", "v1alpha5", "Provisioner");
+            KubernetesObject.Type.from(ApiGeneration.V1ALPHA5.kinds().pool());
     static final KubernetesObject.Type AWS_NODE_TEMPLATE =
-            new KubernetesObject.Type("karpenter.k8s.aws", "v1alpha1", "AWSNodeTemplate");
+            KubernetesObject.Type.from(ApiGeneration.V1ALPHA5.kinds().nodeClass());
     /** The label Karpenter 0.x puts on the nodes it launches. */
     static final String POOL_LABEL = ApiGeneration.V1ALPHA5.poolLabel();
     /** The hook's Job gives up this much before Helm's timeout, so its failure reaches Helm as the error. */

@@ -20,9 +20,10 @@ import java.util.Map;
  * becomes spec.role, and the selectors become selector terms.
  */
 final class V1Beta1Manifests extends GenerationManifests {
-    static final KubernetesObject.Type NODE_POOL = new KubernetesObject.Type("karpenter.sh", "v1beta1", "NodePool");
+    static final KubernetesObject.Type NODE_POOL =
+            KubernetesObject.Type.from(ApiGeneration.V1BETA1.kinds().pool());
     static final KubernetesObject.Type EC2_NODE_CLASS =
-            new KubernetesObject.Type("karpenter.k8s.aws", "v1beta1", "EC2NodeClass");
+            KubernetesObject.Type.from(ApiGeneration.V1BETA1.kinds().nodeClass());
 
     V1Beta1Manifests() {
         super(ApiGeneration.V1BETA1, NODE_POOL, EC2_NODE_CLASS);

@@ -13,9 +13,10 @@ import java.util.List;
  * default. The node class names the node role; Karpenter makes and deletes the instance profile itself.
  */
 final class V1Manifests extends GenerationManifests {
-    static final KubernetesObject.Type NODE_POOL = new KubernetesObject.Type("karpenter.sh", "v1", "NodePool");
+    static final KubernetesObject.Type NODE_POOL =
+            KubernetesObject.Type.from(ApiGeneration.V1.kinds().pool());
     static final KubernetesObject.Type EC2_NODE_CLASS =
-            new KubernetesObject.Type("karpenter.k8s.aws", "v1", "EC2NodeClass");
+            KubernetesObject.Type.from(ApiGeneration.V1.kinds().nodeClass());
     /** How long a node must be empty or underutilized before consolidation, as upstream's default pool. */
     static final String DEFAULT_CONSOLIDATE_AFTER = "1m";
 

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.config;
 
+import dev.platform.karpenter.release.AddOnKind;
 import dev.platform.karpenter.release.DeclaredApis;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -8,25 +9,44 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * One entry of node_overlays: a NodeOverlay (karpenter.sh/v1alpha1, from Karpenter 1.7) as upstream spells it. Its
- * spec is checked against the release's CRD at synth (nodepools.manifest.SpecCheck), like the pools' specs.
+ * One entry of an add-on kind's setting (node_overlays: a NodeOverlay), as upstream spells the object. Its spec is
+ * checked against the release's CRD at synth (nodepools.manifest.SpecCheck), like the pools' specs.
  *
+ * @param index    its place in the setting's list, for messages
  * @param metadata labels and annotations of the object (its name is {@code name})
  */
-public record NodeOverlaySettings(String name, Map<String, Object> metadata, Map<String, Object> spec) {
+public record AddOnObject(
+        AddOnKind kind, int index, String name, Map<String, Object> metadata, Map<String, Object> spec) {
     private static final Set<String> KEYS = Set.of("name", "spec", "metadata");
     private static final Set<String> METADATA_KEYS = Set.of("labels", "annotations");
 
-    /** The entries of node_overlays, validated: names unique, only name, spec and metadata, a release with the kind. */
-    static List<NodeOverlaySettings> from(SettingsReader settings, DeclaredApis apis) {
-        List<Map<String, Object>> entries = settings.get(SettingsCatalogue.NODE_OVERLAYS);
-        if (!entries.isEmpty()) {
-            SettingsCatalogue.NODE_OVERLAYS.requireApplies(apis, "remove node_overlays");
+    /** Where a message points: "node_overlays[0]". */
+    public String where() {
+        return kind.setting() + "[" + index + "]";
+    }
+
+    /**
+     * The objects of every add-on kind, kind by kind in their declared order, each validated: names unique within
+     * the kind, only name, spec and metadata, a release that serves the kind.
+     */
+    static List<AddOnObject> from(SettingsReader settings, DeclaredApis apis) {
+        List<AddOnObject> objects = new ArrayList<>();
+        for (AddOnKind kind : AddOnKind.values()) {
+            objects.addAll(from(settings, apis, kind));
         }
-        List<NodeOverlaySettings> overlays = new ArrayList<>();
+        return List.copyOf(objects);
+    }
+
+    private static List<AddOnObject> from(SettingsReader settings, DeclaredApis apis, AddOnKind kind) {
+        Setting<List<Map<String, Object>>> setting = SettingsCatalogue.addOns(kind);
+        List<Map<String, Object>> entries = settings.get(setting);
+        if (!entries.isEmpty()) {
+            setting.requireApplies(apis, "remove " + kind.setting());
+        }
+        List<AddOnObject> objects = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (int i = 0; i < entries.size(); i++) {
-            String where = "node_overlays[" + i + "]";
+            String where = kind.setting() + "[" + i + "]";
             Map<String, Object> entry = entries.get(i);
             for (String key : entry.keySet()) {
                 ConfigException.require(
@@ -38,7 +58,8 @@ public record NodeOverlaySettings(String name, Map<String, Object> metadata, Map
             Kubernetes.requireDnsSubdomain(where + ".name", (String) name);
             ConfigException.require(
                     names.add((String) name),
-                    () -> where + ".name " + ConfigException.quote((String) name) + " is used by another node overlay");
+                    () -> where + ".name " + ConfigException.quote((String) name) + " is used by another "
+                            + kind.noun());
             Map<String, Object> spec = object(entry.get("spec"), where + ".spec");
             Map<String, Object> metadata = object(entry.getOrDefault("metadata", Map.of()), where + ".metadata");
             for (Map.Entry<String, Object> field : metadata.entrySet()) {
@@ -55,9 +76,9 @@ public record NodeOverlaySettings(String name, Map<String, Object> metadata, Map
                     }
                 });
             }
-            overlays.add(new NodeOverlaySettings((String) name, metadata, spec));
+            objects.add(new AddOnObject(kind, i, (String) name, metadata, spec));
         }
-        return List.copyOf(overlays);
+        return objects;
     }
 
     @SuppressWarnings("unchecked")

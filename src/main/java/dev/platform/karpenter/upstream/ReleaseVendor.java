@@ -1,13 +1,18 @@
+package dev.platform.karpenter.upstream;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.platform.karpenter.catalog.CatalogueSource;
+import dev.platform.karpenter.release.AddOnKind;
+import dev.platform.karpenter.release.ApiGeneration;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -26,7 +32,7 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * Copies what the app validates against from one upstream Karpenter release tag into
- * src/main/resources/dev/platform/karpenter/release/releases/MAJOR.MINOR/ (run by libexec/vendor-release, which says
+ * src/main/resources/dev/platform/karpenter/release/releases/MAJOR.MINOR/ (libexec/vendor-release runs it and says
  * how): the controller chart's values.yaml unchanged, and the pool and node-class CRDs the karpenter-crd chart
  * installs, trimmed to what validation reads. Trimming keeps the openAPIV3Schema of the storage version and of older
  * versions served beside it, except their descriptions and its status (the controller writes status, the app never does); CRDs, versions and CRD fields the
@@ -37,36 +43,53 @@ import java.util.zip.GZIPOutputStream;
  * converts upstream's instance types, prices and network limits): it describes EC2, not the release, so the newest
  * serves every minor.
  */
-public final class VendorRelease {
-    /** The kinds the app renders and validates; the chart also installs NodeClaim, Machine, CapacityBuffer... */
-    private static final Set<String> KINDS =
-            Set.of("Provisioner", "AWSNodeTemplate", "NodePool", "EC2NodeClass", "NodeOverlay");
+public final class ReleaseVendor {
+    /** The kinds the app renders and validates, from its declarations; the chart also installs NodeClaim... */
+    static final Set<String> KINDS = declaredKinds();
 
     private static final Pattern TAG = Pattern.compile("v?(\\d+)\\.(\\d+)\\.(\\d+)");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    public static void main(String[] args) throws Exception {
+    private ReleaseVendor() {}
+
+    public static void main(String[] args) throws IOException {
         if (args.length < 3) {
-            System.err.println("usage: VendorRelease UPSTREAM_GIT_DIR RELEASES_DIR TAG...");
+            System.err.println("usage: ReleaseVendor UPSTREAM_GIT_DIR RELEASES_DIR TAG...");
             System.exit(2);
         }
-        Path repo = Path.of(args[0]);
-        Path releases = Path.of(args[1]);
-        for (int i = 2; i < args.length; i++) {
-            vendor(repo, releases, args[i]);
+        vendor(Path.of(args[0]), Path.of(args[1]), List.of(args).subList(2, args.length), System.out);
+    }
+
+    /**
+     * Vendors each of {@code tags} from the git directory {@code repo} into {@code releases}; the newest tag, when
+     * no vendored minor is newer, also into the catalogue beside it ({@code releases/../catalog}).
+     */
+    static void vendor(Path repo, Path releases, List<String> tags, PrintStream out) throws IOException {
+        for (String tag : tags) {
+            vendor(repo, releases, tag, out);
         }
-        writeIndex(releases);
-        String newest = List.of(args).subList(2, args.length).stream()
-                .max(Comparator.comparing(VendorRelease::tagOrder))
-                .orElseThrow();
+        String newest =
+                tags.stream().max(Comparator.comparing(ReleaseVendor::tagOrder)).orElseThrow();
         if (tagOrder(newest).compareTo(newestVendored(releases)) >= 0) {
-            writeCatalogue(repo, releases.toAbsolutePath().getParent().resolve("catalog"), newest);
+            writeCatalogue(repo, releases.toAbsolutePath().getParent().resolve("catalog"), newest, out);
         }
     }
 
+    private static Set<String> declaredKinds() {
+        Set<String> kinds = new TreeSet<>();
+        for (ApiGeneration generation : ApiGeneration.values()) {
+            kinds.add(generation.kinds().pool().kind());
+            kinds.add(generation.kinds().nodeClass().kind());
+        }
+        for (AddOnKind kind : AddOnKind.values()) {
+            kinds.add(kind.type().kind());
+        }
+        return Set.copyOf(kinds);
+    }
+
     /** The instance catalogue from {@code tag}'s generated files, with upstream's licence beside it. */
-    private static void writeCatalogue(Path repo, Path dir, String tag) throws IOException {
+    private static void writeCatalogue(Path repo, Path dir, String tag, PrintStream log) throws IOException {
         String commit = new String(git(repo, "rev-parse", tag + "^{commit}"), StandardCharsets.UTF_8).trim();
         String date = new String(git(repo, "log", "-1", "--format=%cI", commit), StandardCharsets.UTF_8).trim();
         Map<String, String> files = new TreeMap<>();
@@ -77,7 +100,7 @@ public final class VendorRelease {
         Path out = dir.resolve("instance-types.tsv.gz");
         Files.write(out, CatalogueSource.convert(new CatalogueSource.Provenance(tag, commit, date), files));
         Files.write(dir.resolve("LICENSE"), git(repo, "show", commit + ":LICENSE"));
-        System.out.println(tag + " -> " + out.getFileName() + " (" + Files.size(out) + " bytes)");
+        log.println(tag + " -> " + out.getFileName() + " (" + Files.size(out) + " bytes)");
     }
 
     private static String tagOrder(String tag) {
@@ -85,16 +108,19 @@ public final class VendorRelease {
         if (!m.matches()) {
             throw new IllegalArgumentException("not a release tag (vMAJOR.MINOR.PATCH): " + tag);
         }
-        return String.format("%05d.%05d.%05d", Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                Integer.parseInt(m.group(3)));
+        return String.format(
+                "%05d.%05d.%05d",
+                Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)));
     }
 
     /** The tag of the newest vendored minor, in tagOrder's form. */
     private static String newestVendored(Path releases) throws IOException {
         String newest = "";
         try (Stream<Path> dirs = Files.list(releases)) {
-            for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve("release.properties"))).toList()) {
-                Matcher tag = Pattern.compile("tag=(\\S+)").matcher(Files.readString(dir.resolve("release.properties")));
+            for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve("release.properties")))
+                    .toList()) {
+                Matcher tag =
+                        Pattern.compile("tag=(\\S+)").matcher(Files.readString(dir.resolve("release.properties")));
                 if (tag.find() && tagOrder(tag.group(1)).compareTo(newest) > 0) {
                     newest = tagOrder(tag.group(1));
                 }
@@ -103,7 +129,7 @@ public final class VendorRelease {
         return newest;
     }
 
-    private static void vendor(Path repo, Path releases, String tag) throws IOException {
+    private static void vendor(Path repo, Path releases, String tag, PrintStream log) throws IOException {
         Matcher m = TAG.matcher(tag);
         if (!m.matches()) {
             throw new IllegalArgumentException("not a release tag (vMAJOR.MINOR.PATCH): " + tag);
@@ -125,7 +151,9 @@ public final class VendorRelease {
                 continue;
             }
             String name = file.replaceFirst("\\.yaml$", ".json.gz");
-            writeGzip(dir.resolve("crds").resolve(name), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(trim(crd)));
+            writeGzip(
+                    dir.resolve("crds").resolve(name),
+                    JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(trim(crd)));
             crds.add(name);
         }
         if (crds.isEmpty()) {
@@ -135,8 +163,7 @@ public final class VendorRelease {
         Files.writeString(
                 dir.resolve("release.properties"),
                 "tag=" + tag + "\ncommit=" + commit + "\ncrds=" + String.join(",", crds) + "\n");
-        System.out.println(
-                tag + " -> " + releases.relativize(dir) + " (" + crds.size() + " CRDs, " + size(dir) + " bytes)");
+        log.println(tag + " -> " + releases.relativize(dir) + " (" + crds.size() + " CRDs, " + size(dir) + " bytes)");
     }
 
     /** The CRD as validation reads it: group, kind, and each served version's schema without descriptions. */
@@ -163,7 +190,8 @@ public final class VendorRelease {
                     || versionPriority(version.path("name").asText()) > versionPriority(storage)) {
                 continue;
             }
-            ObjectNode schema = (ObjectNode) version.at("/schema/openAPIV3Schema").deepCopy();
+            ObjectNode schema =
+                    (ObjectNode) version.at("/schema/openAPIV3Schema").deepCopy();
             ((ObjectNode) schema.path("properties")).remove("status");
             stripDescriptions(schema);
             ObjectNode kept = versions.addObject();
@@ -195,31 +223,39 @@ public final class VendorRelease {
         for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
             switch (field.getKey()) {
-                case "properties", "patternProperties", "definitions" -> field.getValue().forEach(VendorRelease::stripDescriptions);
+                case "properties", "patternProperties", "definitions" ->
+                    field.getValue().forEach(ReleaseVendor::stripDescriptions);
                 case "items", "additionalProperties", "not" -> stripDescriptions(field.getValue());
-                case "allOf", "anyOf", "oneOf" -> field.getValue().forEach(VendorRelease::stripDescriptions);
+                case "allOf", "anyOf", "oneOf" -> field.getValue().forEach(ReleaseVendor::stripDescriptions);
                 default -> {}
             }
         }
     }
 
-    /** README's table of the vendored tags, between its markers, from each minor's release.properties. */
-    private static void writeIndex(Path releases) throws IOException {
-        Map<String, String> tags = new TreeMap<>(Comparator.comparing(VendorRelease::minorOrder));
+    /**
+     * {@code releases/README.md} with its table of the vendored tags (minor, tag, commit, bytes), between its markers,
+     * made from each minor's release.properties: libexec/write-docs writes it, and ReferenceDocsTest fails while
+     * the file differs.
+     */
+    public static String readmeWithTable(Path releases) throws IOException {
+        Map<String, String> rows = new TreeMap<>(Comparator.comparing(ReleaseVendor::minorOrder));
         try (Stream<Path> dirs = Files.list(releases)) {
-            for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve("release.properties"))).toList()) {
+            for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve("release.properties")))
+                    .toList()) {
                 String upstream = Files.readString(dir.resolve("release.properties"));
                 Matcher tag = Pattern.compile("tag=(\\S+)").matcher(upstream);
                 Matcher commit = Pattern.compile("commit=(\\S+)").matcher(upstream);
                 if (tag.find() && commit.find()) {
-                    tags.put(dir.getFileName().toString(), "| " + dir.getFileName() + " | " + tag.group(1) + " | "
-                            + commit.group(1) + " | " + size(dir) + " |");
+                    rows.put(
+                            dir.getFileName().toString(),
+                            "| " + dir.getFileName() + " | " + tag.group(1) + " | " + commit.group(1) + " | "
+                                    + size(dir) + " |");
                 }
             }
         }
         Path readme = releases.resolve("README.md");
         String text = Files.readString(readme);
-        String begin = "<!-- tags: begin (libexec/vendor-release writes this table) -->\n";
+        String begin = "<!-- tags: begin (libexec/write-docs writes this table) -->\n";
         String end = "<!-- tags: end -->";
         int from = text.indexOf(begin);
         int to = text.indexOf(end);
@@ -227,8 +263,8 @@ public final class VendorRelease {
             throw new IllegalStateException(readme + " lacks the markers " + begin.trim() + " and " + end);
         }
         StringBuilder table = new StringBuilder("| Minor | Tag | Commit | Bytes |\n|---|---|---|---|\n");
-        tags.values().forEach(row -> table.append(row).append('\n'));
-        Files.writeString(readme, text.substring(0, from + begin.length()) + table + text.substring(to));
+        rows.values().forEach(row -> table.append(row).append('\n'));
+        return text.substring(0, from + begin.length()) + table + text.substring(to);
     }
 
     private static String minorOrder(String minor) {
@@ -246,7 +282,9 @@ public final class VendorRelease {
     private static byte[] git(Path repo, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of("git", "--git-dir=" + repo));
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (InputStream in = process.getInputStream()) {
             in.transferTo(out);
@@ -263,12 +301,17 @@ public final class VendorRelease {
     }
 
     private static List<String> lines(byte[] text) {
-        return new String(text, StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
+        return new String(text, StandardCharsets.UTF_8)
+                .lines()
+                .filter(l -> !l.isBlank())
+                .toList();
     }
 
     private static long size(Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+            return files.filter(Files::isRegularFile)
+                    .mapToLong(f -> f.toFile().length())
+                    .sum();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,0 +1,62 @@
+package dev.platform.karpenter.schema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.config.SettingsCatalogue;
+import dev.platform.karpenter.release.AddOnKind;
+import dev.platform.karpenter.release.KarpenterMinor;
+import dev.platform.karpenter.release.KarpenterRelease;
+import dev.platform.karpenter.testing.Json;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Each add-on kind's one declaration against every supported minor's vendored files: a minor the declaration says
+ * serves the kind ships its CRD at the declared version and its feature gate, off by default; any other minor ships
+ * neither. And the settings catalogue documents the kind's setting.
+ */
+class AddOnKindsTest {
+    static Stream<Arguments> kindsAndMinors() {
+        return AddOnKind.values().stream()
+                .flatMap(kind -> KarpenterMinor.all().stream().map(minor -> Arguments.of(kind, minor.newestRelease())));
+    }
+
+    @ParameterizedTest(name = "{0} in {1}")
+    @MethodSource("kindsAndMinors")
+    void theReleaseShipsTheKindsCrdAndGateExactlyWhereTheDeclarationSaysItServesIt(
+            AddOnKind kind, KarpenterRelease release) throws Exception {
+        ReleaseSchemas schemas = ReleaseSchemas.of(release);
+        JsonNode gate = Json.yamlMapper()
+                .readTree(schemas.valuesYaml())
+                .at("/" + String.join("/", kind.gate().segments()));
+        boolean served = kind.servedBy(release);
+
+        assertThat(schemas.crds().serves(kind.type().apiVersion(), kind.type().kind()))
+                .isEqualTo(served);
+        assertThat(schemas.crds()
+                        .serves(
+                                release.apiGeneration().kinds().pool().apiVersion(),
+                                release.apiGeneration().kinds().pool().kind()))
+                .isTrue();
+        if (served) {
+            assertThat(gate.isBoolean()).as("%s in values.yaml", kind.gate()).isTrue();
+            assertThat(gate.asBoolean()).isFalse();
+        } else {
+            assertThat(gate.isMissingNode()).isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("kinds")
+    void eachKindHasItsDocumentedSetting(AddOnKind kind) {
+        assertThat(SettingsCatalogue.addOns(kind).key()).isEqualTo(kind.setting());
+        assertThat(SettingsCatalogue.addOns(kind).description()).isNotBlank();
+    }
+
+    static Stream<AddOnKind> kinds() {
+        return AddOnKind.values().stream();
+    }
+}
