@@ -12,6 +12,7 @@ import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.nodepools.manifest.KubernetesObject;
 import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
 import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
+import dev.platform.karpenter.nodepools.manifest.RenderedPools;
 import imports.helm.release.Release;
 import java.util.List;
 import java.util.Map;
@@ -48,8 +49,9 @@ public class NodePoolsStack extends TerraformStack {
 
         NodePoolManifests manifests = NodePoolManifests.forApis(config.apis());
         TerraformDocument document = new TerraformDocument();
-        List<KubernetesObject<Map<String, Object>>> objects =
-                manifests.render(config.poolsAndClasses(), document.referenceOrText(iam.nodeRoleName()));
+        List<KubernetesObject<Map<String, Object>>> objects = RenderedPools.of(
+                        config, document.referenceOrText(iam.nodeRoleName()))
+                .objects();
         ClusterAccess cluster = new ClusterAccess(this, "cluster", config);
         ManifestChart chart = new ManifestChart(this, "manifest-chart");
         List<Object> released = Stream.concat(
@@ -76,7 +78,7 @@ public class NodePoolsStack extends TerraformStack {
         plainFile = new PlainManifestFile(
                 config.stackName(CONCERN),
                 manifests.plainFileName(),
-                ManifestYaml.documents(manifests.render(config.poolsAndClasses(), plainRole)));
+                ManifestYaml.documents(RenderedPools.of(config, plainRole).objects()));
     }
 
     /**

@@ -21,9 +21,9 @@ public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List
 
     public static ClusterPreview of(ClusterConfig config, InstanceCatalogue catalogue) {
         boolean spotToSpot = isTrue(config.controller().chartValues(), SPOT_TO_SPOT_GATE.segments());
-        List<NodeOverlay> overlays = RenderedPool.overlays(config);
+        List<NodeOverlay> overlays = PoolFacts.overlays(config);
         List<PoolPreview> pools = new ArrayList<>();
-        for (RenderedPool pool : RenderedPool.of(config)) {
+        for (PoolFacts pool : PoolFacts.of(config)) {
             pools.add(PoolPreview.of(catalogue, pool, overlays, spotToSpot));
         }
         List<String> warnings = new ArrayList<>();

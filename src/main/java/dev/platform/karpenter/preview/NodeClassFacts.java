@@ -18,8 +18,8 @@ final class NodeClassFacts {
      */
     static NodeClassOffer offer(Map<String, Object> nodeClass, Map<String, Object> kubelet) {
         String family = String.valueOf(nodeClass.getOrDefault("amiFamily", "AL2023"));
-        for (Object term : RenderedPool.list(nodeClass.get("amiSelectorTerms"))) {
-            Object alias = RenderedPool.map(term).get("alias");
+        for (Object term : PoolFacts.list(nodeClass.get("amiSelectorTerms"))) {
+            Object alias = PoolFacts.map(term).get("alias");
             if (alias != null) {
                 family = String.valueOf(alias).split("@", 2)[0];
                 break;
@@ -63,7 +63,7 @@ final class NodeClassFacts {
 
     private static Map<String, String> strings(Object value) {
         Map<String, String> out = new LinkedHashMap<>();
-        RenderedPool.map(value).forEach((key, v) -> out.put(key, String.valueOf(v)));
+        PoolFacts.map(value).forEach((key, v) -> out.put(key, String.valueOf(v)));
         return Map.copyOf(out);
     }
 }

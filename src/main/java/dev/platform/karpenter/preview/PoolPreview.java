@@ -17,12 +17,11 @@ import java.util.TreeSet;
  * One pool evaluated against the catalogue: the types it can launch, what its limits allow, and what is wrong with
  * it: refusals (the synth stops) and warnings.
  */
-public record PoolPreview(RenderedPool pool, Selection selection, List<String> refusals, List<String> warnings) {
+public record PoolPreview(PoolFacts pool, Selection selection, List<String> refusals, List<String> warnings) {
     /** Spot-to-spot consolidation needs this many types to choose from (upstream's documented floor). */
     static final int SPOT_TO_SPOT_MIN_TYPES = 15;
 
-    static PoolPreview of(
-            InstanceCatalogue catalogue, RenderedPool pool, List<NodeOverlay> overlays, boolean spotToSpot) {
+    static PoolPreview of(InstanceCatalogue catalogue, PoolFacts pool, List<NodeOverlay> overlays, boolean spotToSpot) {
         Selection selection = catalogue.select(pool.requirements(), pool.nodeClass(), overlays);
         List<String> refusals = new ArrayList<>();
         List<String> warnings = new ArrayList<>();

@@ -8,6 +8,7 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
 import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
 import dev.platform.karpenter.nodepools.manifest.PoolSettingsExamples;
+import dev.platform.karpenter.nodepools.manifest.RenderedPools;
 import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
@@ -148,8 +149,8 @@ class NodePoolsChartRenderTest {
     void helmRendersExactlyTheTypedManifestsAndTheValuesCarryTheUninstallHook(Pools pools) {
         ClusterConfig config = pools.config();
         NodePoolManifests manifests = NodePoolManifests.forApis(config.apis());
-        List<JsonNode> typed =
-                HelmRender.parse(ManifestYaml.documents(manifests.render(config.poolsAndClasses(), MARKER)));
+        List<JsonNode> typed = HelmRender.parse(
+                ManifestYaml.documents(RenderedPools.of(config, MARKER).objects()));
         assertThat(sorted(pools.rendered())).isEqualTo(sorted(typed));
         boolean alpha = config.apis().rendered().contains(ApiGeneration.V1ALPHA5);
         assertThat(pools.rendered())
@@ -178,8 +179,9 @@ class NodePoolsChartRenderTest {
         NodePoolManifests manifests = NodePoolManifests.forApis(pools.config().apis());
         String plain =
                 read(pools.stackDir().resolve(PlainManifestFile.DIRECTORY).resolve(manifests.plainFileName()));
-        List<JsonNode> expected = HelmRender.parse(ManifestYaml.documents(
-                manifests.render(pools.config().poolsAndClasses(), NodePoolsStack.NODE_ROLE_PLACEHOLDER)));
+        List<JsonNode> expected = HelmRender.parse(
+                ManifestYaml.documents(RenderedPools.of(pools.config(), NodePoolsStack.NODE_ROLE_PLACEHOLDER)
+                        .objects()));
         List<JsonNode> rendered = pools.rendered().stream()
                 .filter(o -> !o.at("/metadata/annotations/helm.sh~1hook").isTextual())
                 .map(o -> HelmRender.parse(o.toString().replace(MARKER, NodePoolsStack.NODE_ROLE_PLACEHOLDER))

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
-import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
+import dev.platform.karpenter.nodepools.manifest.RenderedPools;
 import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
@@ -49,7 +49,7 @@ class SchemaCostTest {
 
         ClusterConfig config = TestConfigs.config(newest.chartVersion());
         List<JsonNode> objects = Json.yamlDocuments(ManifestYaml.documents(
-                NodePoolManifests.forApis(config.apis()).render(config.poolsAndClasses(), "KarpenterNodeRole-demo")));
+                RenderedPools.of(config, "KarpenterNodeRole-demo").objects()));
         JsonNode pool = objects.get(0);
         String apiVersion = pool.path("apiVersion").asText();
         String kind = pool.path("kind").asText();

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
-import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
+import dev.platform.karpenter.nodepools.manifest.RenderedPools;
 import dev.platform.karpenter.release.DeclaredApis;
 import dev.platform.karpenter.release.KarpenterMinor;
 import dev.platform.karpenter.release.KarpenterRelease;
@@ -76,8 +76,8 @@ class ShippedSchemasTest {
         ReleaseSchemas schemas = ReleaseSchemas.of(release);
         List<String> kinds = new ArrayList<>();
         for (ClusterConfig config : configs(release)) {
-            List<JsonNode> objects = Json.yamlDocuments(ManifestYaml.documents(NodePoolManifests.forApis(config.apis())
-                    .render(config.poolsAndClasses(), "KarpenterNodeRole-demo")));
+            List<JsonNode> objects = Json.yamlDocuments(ManifestYaml.documents(
+                    RenderedPools.of(config, "KarpenterNodeRole-demo").objects()));
             for (JsonNode object : objects) {
                 String apiVersion = object.path("apiVersion").asText();
                 String kind = object.path("kind").asText();

@@ -177,12 +177,4 @@ public abstract sealed class GenerationManifests implements NodePoolManifests
     public List<GenerationManifests> generations() {
         return List.of(this);
     }
-
-    @Override
-    public final List<KubernetesObject<Map<String, Object>>> render(PoolsAndNodeClasses settings, String nodeRoleName) {
-        List<KubernetesObject<Map<String, Object>>> objects =
-                new ArrayList<>(build(settings, nodeRoleName).objects());
-        settings.addOns().forEach(addOn -> objects.add(addOn(addOn)));
-        return List.copyOf(objects);
-    }
 }

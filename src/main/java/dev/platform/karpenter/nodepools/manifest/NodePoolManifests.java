@@ -4,7 +4,6 @@ import dev.platform.karpenter.config.PoolsAndNodeClasses;
 import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.release.DeclaredApis;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The pools and node classes of the API generations a deploy declares: which kinds, apiVersions and field names
@@ -30,14 +29,6 @@ public interface NodePoolManifests {
     }
 
     /**
-     * The pools, in the settings' order, then the node classes, "default" first; each spec a tree of upstream's
-     * field names, as written to YAML.
-     *
-     * @param nodeRoleName the IAM role of the nodes (a Terraform reference is fine: it is only copied into a string)
-     */
-    List<KubernetesObject<Map<String, Object>>> render(PoolsAndNodeClasses settings, String nodeRoleName);
-
-    /**
      * Objects Helm creates and runs on uninstall, before it deletes the pools, so that uninstall returns only once
      * Karpenter has terminated the pools' nodes; empty where deleting the node class already waits for that.
      * Never part of the plain file: applied by kubectl, the hook would run at once.
@@ -53,7 +44,7 @@ public interface NodePoolManifests {
         return List.of();
     }
 
-    /** The generations whose objects {@link #render} returns, oldest first. */
+    /** The generations whose objects RenderedPools builds, oldest first. */
     List<GenerationManifests> generations();
 
     /** Name of the plain file for {@code kubectl apply -f}: the seed's name on 0.x. */

@@ -44,9 +44,11 @@ public final class RenderedPools {
     private static final List<Derived> DERIVED = new ArrayList<>();
 
     private final List<Generation> generations;
+    private final List<KubernetesObject<Map<String, Object>>> addOns;
 
-    private RenderedPools(List<Generation> generations) {
+    private RenderedPools(List<Generation> generations, List<KubernetesObject<Map<String, Object>>> addOns) {
         this.generations = List.copyOf(generations);
+        this.addOns = List.copyOf(addOns);
     }
 
     /** The model, its node classes naming {@code nodeRoleName} (a Terraform reference is fine). */
@@ -56,7 +58,11 @@ public final class RenderedPools {
                 NodePoolManifests.forApis(config.apis()).generations()) {
             generations.add(generation.build(config.poolsAndClasses(), nodeRoleName));
         }
-        return new RenderedPools(generations);
+        return new RenderedPools(
+                generations,
+                config.poolsAndClasses().addOns().stream()
+                        .map(GenerationManifests::addOn)
+                        .toList());
     }
 
     /**
@@ -97,11 +103,20 @@ public final class RenderedPools {
         return generations.get(generations.size() - 1).nodeClasses();
     }
 
-    /** Every object of every declared generation, oldest generation first. */
+    /**
+     * Everything applied: every declared generation's pools and node classes, oldest generation first, then the
+     * add-on kinds' objects (node_overlays...). The pools' Helm release and the plain file hold exactly these.
+     */
     public List<KubernetesObject<Map<String, Object>>> objects() {
         List<KubernetesObject<Map<String, Object>>> objects = new ArrayList<>();
         generations.forEach(generation -> objects.addAll(generation.objects()));
+        objects.addAll(addOns);
         return List.copyOf(objects);
+    }
+
+    /** The add-on kinds' objects, kind by kind, each in its setting's order. */
+    public List<KubernetesObject<Map<String, Object>>> addOns() {
+        return addOns;
     }
 
     /** The AMI families the node classes' objects name, each once, in the order of the classes. */

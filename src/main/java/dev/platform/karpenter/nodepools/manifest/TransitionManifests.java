@@ -3,7 +3,6 @@ package dev.platform.karpenter.nodepools.manifest;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Two generations declared side by side (0.32 before retired_api = "v1alpha5"): the previous generation's objects,
@@ -11,13 +10,6 @@ import java.util.Map;
  * uninstall hook of the previous generation stays, so a destroy still waits for the nodes of its Provisioners.
  */
 record TransitionManifests(NodePoolManifests previous, NodePoolManifests next) implements NodePoolManifests {
-
-    @Override
-    public List<KubernetesObject<Map<String, Object>>> render(PoolsAndNodeClasses settings, String nodeRoleName) {
-        List<KubernetesObject<Map<String, Object>>> objects = new ArrayList<>(previous.render(settings, nodeRoleName));
-        objects.addAll(next.render(settings, nodeRoleName));
-        return List.copyOf(objects);
-    }
 
     @Override
     public List<Object> uninstallHook(PoolsAndNodeClasses settings, String namespace, int timeoutSeconds) {

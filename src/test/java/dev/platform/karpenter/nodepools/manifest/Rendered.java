@@ -12,8 +12,8 @@ final class Rendered {
     private Rendered() {}
 
     static List<JsonNode> of(ClusterConfig config) {
-        return Json.yamlDocuments(ManifestYaml.documents(
-                NodePoolManifests.forApis(config.apis()).render(config.poolsAndClasses(), ROLE)));
+        return Json.yamlDocuments(
+                ManifestYaml.documents(RenderedPools.of(config, ROLE).objects()));
     }
 
     /** The single document of a kind and name. */

@@ -5,11 +5,11 @@ import dev.platform.karpenter.catalog.NodeClassOffer;
 import dev.platform.karpenter.catalog.NodeOverlay;
 import dev.platform.karpenter.catalog.Quantity;
 import dev.platform.karpenter.config.ClusterConfig;
-import dev.platform.karpenter.config.PoolSettings;
-import dev.platform.karpenter.nodepools.manifest.GenerationManifests;
 import dev.platform.karpenter.nodepools.manifest.KubernetesObject;
-import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
+import dev.platform.karpenter.nodepools.manifest.RenderedPool;
+import dev.platform.karpenter.nodepools.manifest.RenderedPools;
 import dev.platform.karpenter.release.AddOnKind;
+import dev.platform.karpenter.release.ApiGeneration;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -34,7 +34,7 @@ import java.util.Set;
  * @param nodeClass     what its node class offers
  * @param kubelet       the kubelet settings in force (for the maxPods check)
  */
-public record RenderedPool(
+public record PoolFacts(
         String name,
         String setting,
         List<LabelRequirement> requirements,
@@ -46,35 +46,24 @@ public record RenderedPool(
         String nodeClassName) {
 
     static final String CAPACITY_TYPE = "karpenter.sh/capacity-type";
-    private static final String ROLE = "KarpenterNodeRole";
 
-    /** The cluster's pools, in the settings' order. */
-    public static List<RenderedPool> of(ClusterConfig config) {
-        GenerationManifests newest = newest(config);
-        List<KubernetesObject<Map<String, Object>>> objects = newest.render(config.poolsAndClasses(), ROLE);
-        String poolKind = newest.poolType().kind();
-        Map<String, Map<String, Object>> nodeClasses = new LinkedHashMap<>();
-        for (KubernetesObject<Map<String, Object>> object : objects) {
-            if (object.kind().equals(newest.nodeClassType().kind())) {
-                nodeClasses.put(object.metadata().name(), object.spec());
-            }
-        }
-        List<RenderedPool> pools = new ArrayList<>();
-        // The objects hold the pools in the settings' order; each names its spec's setting.
-        List<PoolSettings> settings = config.poolsAndClasses().pools();
-        int index = 0;
-        for (KubernetesObject<Map<String, Object>> object : objects) {
-            if (object.kind().equals(poolKind)) {
-                pools.add(of(object, settings.get(index++).specSetting(), nodeClasses));
-            }
+    /** The cluster's pools, in the settings' order: the objects the model rendered, which the stacks apply. */
+    public static List<PoolFacts> of(ClusterConfig config) {
+        List<PoolFacts> pools = new ArrayList<>();
+        for (RenderedPool pool : RenderedPools.of(config).pools()) {
+            Map<String, Object> nodeClass = pool.nodeClass() == null
+                    ? Map.of()
+                    : pool.nodeClass().object().spec();
+            pools.add(of(pool.object(), pool.settings().specSetting(), nodeClass));
         }
         return List.copyOf(pools);
     }
 
-    private static RenderedPool of(
-            KubernetesObject<Map<String, Object>> pool, String setting, Map<String, Map<String, Object>> nodeClasses) {
+    private static PoolFacts of(
+            KubernetesObject<Map<String, Object>> pool, String setting, Map<String, Object> nodeClass) {
         Map<String, Object> spec = pool.spec();
-        boolean provisioner = pool.kind().equals("Provisioner");
+        boolean provisioner =
+                pool.kind().equals(ApiGeneration.V1ALPHA5.kinds().pool().kind());
         Map<String, Object> template =
                 provisioner ? spec : map(map(spec.get("template")).get("spec"));
         String requirementsAt = provisioner ? "requirements" : "template.spec.requirements";
@@ -101,11 +90,10 @@ public record RenderedPool(
 
         Map<String, Object> nodeClassRef = map(template.get(provisioner ? "providerRef" : "nodeClassRef"));
         String nodeClassName = String.valueOf(nodeClassRef.getOrDefault("name", "default"));
-        Map<String, Object> nodeClass = nodeClasses.getOrDefault(nodeClassName, Map.of());
         Map<String, Object> kubelet = provisioner
                 ? map(spec.get("kubeletConfiguration"))
                 : nodeClass.containsKey("kubelet") ? map(nodeClass.get("kubelet")) : map(template.get("kubelet"));
-        return new RenderedPool(
+        return new PoolFacts(
                 pool.metadata().name(),
                 setting,
                 List.copyOf(requirements),
@@ -117,16 +105,11 @@ public record RenderedPool(
                 nodeClassName);
     }
 
-    private static GenerationManifests newest(ClusterConfig config) {
-        List<GenerationManifests> generations =
-                NodePoolManifests.forApis(config.apis()).generations();
-        return generations.get(generations.size() - 1);
-    }
-
     /** The cluster's NodeOverlays, as the evaluation applies them. */
     static List<NodeOverlay> overlays(ClusterConfig config) {
         List<NodeOverlay> overlays = new ArrayList<>();
-        for (KubernetesObject<Map<String, Object>> object : newest(config).render(config.poolsAndClasses(), ROLE)) {
+        for (KubernetesObject<Map<String, Object>> object :
+                RenderedPools.of(config).addOns()) {
             if (!object.kind().equals(AddOnKind.NODE_OVERLAY.type().kind())) {
                 continue;
             }
