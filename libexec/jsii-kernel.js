@@ -7,8 +7,9 @@
 //    stdout or stderr.
 // 2. cdktf records a stack trace for every token it creates (thousands per synth), for error messages. In a Java
 //    app those traces only ever show the kernel's own JavaScript frames, never the Java code that made the token,
-//    so they are not formatted: for those bare records (not Error objects) the formatter returns an empty trace.
-//    Real errors keep their stack traces.
+//    so they are neither captured nor formatted: for those bare records (not Error objects) capturing leaves an
+//    empty trace without walking the stack (cdktf raises the frame limit to the maximum for each), and the formatter
+//    returns an empty trace. Real errors keep their stack traces.
 //
 // Internals of the pinned jsii runtime (pom.xml jsii.version; the app refuses another one at start, see
 // synth.RunSettings) this relies on, to re-check on every jsii upgrade (JsiiKernelPreloadTest runs the real kernel):
@@ -17,8 +18,8 @@
 // - the Java runtime reads the protocol from the process's stdout and decodes stderr lines of the form
 //   {"stdout": base64} / {"stderr": base64} (the bundled launcher's relay format), printing anything else as is;
 // - the kernel never reads process.stdin/stdout/stderr for the protocol;
-// - cdktf records stack traces with Error.captureStackTrace on plain objects, which V8 formats through
-//   Error.prepareStackTrace.
+// - cdktf records stack traces with Error.captureStackTrace on plain objects ({ stack: "" }, read right after), which
+//   V8 formats through Error.prepareStackTrace.
 const fs = require('fs');
 const { Readable, Writable } = require('stream');
 
@@ -56,6 +57,13 @@ const streams = { stdin: Readable.from([]), stdout: consoleStream('stdout'), std
 for (const [name, stream] of Object.entries(streams)) {
   Object.defineProperty(process, name, { configurable: true, enumerable: true, get: () => stream });
 }
+
+const captureStackTrace = Error.captureStackTrace;
+Error.captureStackTrace = function captureErrorsOnly(target, below) {
+  if (target instanceof Error) return captureStackTrace.call(Error, target, below);
+  target.stack = '';
+  return undefined;
+};
 
 const formatStackTrace = Error.prepareStackTrace;
 Error.prepareStackTrace = function formatErrorsOnly(error, callSites) {

@@ -2,7 +2,8 @@ package dev.platform.karpenter.config;
 
 import java.util.Set;
 import java.util.stream.Collectors;
-import software.amazon.awssdk.regions.PartitionMetadata;
+import software.amazon.awssdk.regions.GeneratedPartitionMetadataProvider;
+import software.amazon.awssdk.regions.PartitionMetadataProvider;
 import software.amazon.awssdk.regions.Region;
 
 /**
@@ -16,6 +17,12 @@ public final class Regions {
             .map(Region::id)
             .collect(Collectors.toUnmodifiableSet());
 
+    /**
+     * The partitions alone. PartitionMetadata.of would first load the endpoint metadata of every AWS service (some
+     * 400 classes, the largest fixed cost of a synth) to answer the same question.
+     */
+    private static final PartitionMetadataProvider PARTITIONS = new GeneratedPartitionMetadataProvider();
+
     private Regions() {}
 
     static void requireValid(String key, String region) {
@@ -28,7 +35,7 @@ public final class Regions {
 
     /** The partition of a known region: "aws", "aws-cn", "aws-us-gov", "aws-eusc", ... */
     public static String partition(String region) {
-        return PartitionMetadata.of(Region.of(region)).id();
+        return PARTITIONS.partitionMetadata(Region.of(region)).id();
     }
 
     /**
@@ -36,7 +43,7 @@ public final class Regions {
      * such as EC2's are {@code ec2.<suffix>} in every partition.
      */
     public static String dnsSuffix(String region) {
-        return PartitionMetadata.of(Region.of(region)).dnsSuffix();
+        return PARTITIONS.partitionMetadata(Region.of(region)).dnsSuffix();
     }
 
     /** An ARN in a setting must be in the region's partition: an aws-cn role cannot serve a cluster in us-east-1. */

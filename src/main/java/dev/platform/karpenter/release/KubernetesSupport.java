@@ -16,13 +16,17 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.nodes.MappingNode;
-import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.NodeTuple;
-import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.events.CollectionEndEvent;
+import org.yaml.snakeyaml.events.CollectionStartEvent;
+import org.yaml.snakeyaml.events.DocumentStartEvent;
+import org.yaml.snakeyaml.events.Event;
+import org.yaml.snakeyaml.events.MappingStartEvent;
+import org.yaml.snakeyaml.events.ScalarEvent;
+import org.yaml.snakeyaml.events.SequenceStartEvent;
+import org.yaml.snakeyaml.events.StreamStartEvent;
+import org.yaml.snakeyaml.parser.Parser;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.StreamReader;
 
 /**
  * Upstream's Kubernetes support matrix, read from the copy of its compatibility.yaml shipped beside this class
@@ -148,10 +152,10 @@ public final class KubernetesSupport {
             if (in == null) {
                 throw new IllegalStateException("the app is built without its " + RESOURCE);
             }
-            // Plain SnakeYAML into maps and lists, not a Jackson YAMLMapper: the matrix is read in every synth, and
-            // a mapper's first use costs more than the whole file (bench/synth).
-            return rows(matrixFile(new Yaml(new SafeConstructor(new LoaderOptions()))
-                    .compose(new InputStreamReader(in, StandardCharsets.UTF_8))));
+            // SnakeYAML's event parser, not its Yaml facade or a Jackson YAMLMapper: the matrix is read in every
+            // synth, and either costs more to set up than reading the whole file (about 60 ms of a synth's start).
+            return rows(matrixFile(new ParserImpl(
+                    new StreamReader(new InputStreamReader(in, StandardCharsets.UTF_8)), new LoaderOptions())));
         } catch (ClassCastException | NullPointerException e) {
             throw new IllegalStateException("the shipped " + RESOURCE + " is not upstream's matrix layout", e);
         } catch (IOException e) {
@@ -159,28 +163,65 @@ public final class KubernetesSupport {
         }
     }
 
-    /** Read from the node tree, so that scalars keep their text: an unquoted 1.30 stays "1.30", not 1.3. */
-    private static MatrixFile matrixFile(Node document) {
-        Map<String, Node> file = fields(document);
+    /**
+     * Read from the parser's events, so that scalars keep their text: an unquoted 1.30 stays "1.30", not 1.3. The
+     * layout is upstream's: a mapping whose "compatibility" is a list of mappings of scalars; other keys are skipped.
+     */
+    private static MatrixFile matrixFile(Parser parser) {
+        expect(parser, StreamStartEvent.class);
+        expect(parser, DocumentStartEvent.class);
+        expect(parser, MappingStartEvent.class);
+        String name = null;
         List<MatrixFile.Entry> entries = new ArrayList<>();
-        for (Node item : ((SequenceNode) file.get("compatibility")).getValue()) {
-            Map<String, Node> entry = fields(item);
-            entries.add(new MatrixFile.Entry(
-                    text(entry.get("appVersion")), text(entry.get("minK8sVersion")), text(entry.get("maxK8sVersion"))));
+        while (!parser.checkEvent(Event.ID.MappingEnd)) {
+            String key = scalar(parser);
+            if (key.equals("compatibility")) {
+                expect(parser, SequenceStartEvent.class);
+                while (!parser.checkEvent(Event.ID.SequenceEnd)) {
+                    Map<String, String> entry = scalars(parser);
+                    entries.add(new MatrixFile.Entry(
+                            entry.get("appVersion"), entry.get("minK8sVersion"), entry.get("maxK8sVersion")));
+                }
+                parser.getEvent();
+            } else if (key.equals("name")) {
+                name = scalar(parser);
+            } else {
+                skipValue(parser);
+            }
         }
-        return new MatrixFile(text(file.get("name")), entries);
+        return new MatrixFile(name, entries);
     }
 
-    private static Map<String, Node> fields(Node node) {
-        Map<String, Node> fields = new LinkedHashMap<>();
-        for (NodeTuple tuple : ((MappingNode) node).getValue()) {
-            fields.put(text(tuple.getKeyNode()), tuple.getValueNode());
+    /** A mapping of scalars, its end consumed. */
+    private static Map<String, String> scalars(Parser parser) {
+        expect(parser, MappingStartEvent.class);
+        Map<String, String> fields = new LinkedHashMap<>();
+        while (!parser.checkEvent(Event.ID.MappingEnd)) {
+            fields.put(scalar(parser), scalar(parser));
         }
+        parser.getEvent();
         return fields;
     }
 
-    private static String text(Node scalar) {
-        return scalar == null ? null : ((ScalarNode) scalar).getValue();
+    private static String scalar(Parser parser) {
+        return expect(parser, ScalarEvent.class).getValue();
+    }
+
+    private static void skipValue(Parser parser) {
+        int depth = 0;
+        do {
+            Event event = parser.getEvent();
+            if (event instanceof CollectionStartEvent) {
+                depth++;
+            } else if (event instanceof CollectionEndEvent) {
+                depth--;
+            }
+        } while (depth > 0);
+    }
+
+    /** The next event, which must be of {@code type} (the ClassCastException says the layout is not upstream's). */
+    private static <E extends Event> E expect(Parser parser, Class<E> type) {
+        return type.cast(parser.getEvent());
     }
 
     /** The rows of {@code file}; upstream repeats some rows identically (1.12.x and others), which count once. */
