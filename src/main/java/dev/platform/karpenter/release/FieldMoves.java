@@ -77,10 +77,14 @@ public final class FieldMoves {
             text.lines()
                     .filter(line -> !line.startsWith("#") && !line.isBlank())
                     .forEach(line -> {
-                        String[] cells = line.split("\t", -1);
-                        if (cells.length != 6) {
+                        String[] split = line.split("\t", -1);
+                        if (split.length != 6 && split.length != 5) {
                             throw new IllegalStateException(TABLE + ": 6 columns expected, got " + line);
                         }
+                        // An empty last column may have lost its tab to an editor.
+                        String[] cells = split.length == 6
+                                ? split
+                                : new String[] {split[0], split[1], split[2], split[3], split[4], ""};
                         ApiGeneration into = ApiGeneration.named(cells[0])
                                 .orElseThrow(() -> new IllegalStateException(TABLE + ": no generation " + cells[0]));
                         Optional<List<String>> to = switch (cells[4]) {

@@ -3,6 +3,7 @@ package dev.platform.karpenter.release;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -154,8 +155,7 @@ public final class KubernetesSupport {
             }
             // SnakeYAML's event parser, not its Yaml facade or a Jackson YAMLMapper: the matrix is read in every
             // synth, and either costs more to set up than reading the whole file (about 60 ms of a synth's start).
-            return rows(matrixFile(new ParserImpl(
-                    new StreamReader(new InputStreamReader(in, StandardCharsets.UTF_8)), new LoaderOptions())));
+            return rows(matrixFile(new InputStreamReader(in, StandardCharsets.UTF_8)));
         } catch (ClassCastException | NullPointerException e) {
             throw new IllegalStateException("the shipped " + RESOURCE + " is not upstream's matrix layout", e);
         } catch (IOException e) {
@@ -167,16 +167,21 @@ public final class KubernetesSupport {
      * Read from the parser's events, so that scalars keep their text: an unquoted 1.30 stays "1.30", not 1.3. The
      * layout is upstream's: a mapping whose "compatibility" is a list of mappings of scalars; other keys are skipped.
      */
+    static MatrixFile matrixFile(Reader reader) {
+        return matrixFile(new ParserImpl(new StreamReader(reader), new LoaderOptions()));
+    }
+
     private static MatrixFile matrixFile(Parser parser) {
         expect(parser, StreamStartEvent.class);
         expect(parser, DocumentStartEvent.class);
         expect(parser, MappingStartEvent.class);
         String name = null;
-        List<MatrixFile.Entry> entries = new ArrayList<>();
+        List<MatrixFile.Entry> entries = null;
         while (!parser.checkEvent(Event.ID.MappingEnd)) {
             String key = scalar(parser);
             if (key.equals("compatibility")) {
                 expect(parser, SequenceStartEvent.class);
+                entries = new ArrayList<>();
                 while (!parser.checkEvent(Event.ID.SequenceEnd)) {
                     Map<String, String> entry = scalars(parser);
                     entries.add(new MatrixFile.Entry(
@@ -189,15 +194,24 @@ public final class KubernetesSupport {
                 skipValue(parser);
             }
         }
+        if (entries == null) {
+            throw new IllegalStateException(
+                    "the shipped " + RESOURCE + " is not upstream's matrix layout: no compatibility");
+        }
         return new MatrixFile(name, entries);
     }
 
-    /** A mapping of scalars, its end consumed. */
+    /** A mapping's scalar values by key (other values skipped), its end consumed. */
     private static Map<String, String> scalars(Parser parser) {
         expect(parser, MappingStartEvent.class);
         Map<String, String> fields = new LinkedHashMap<>();
         while (!parser.checkEvent(Event.ID.MappingEnd)) {
-            fields.put(scalar(parser), scalar(parser));
+            String key = scalar(parser);
+            if (parser.checkEvent(Event.ID.Scalar)) {
+                fields.put(key, scalar(parser));
+            } else {
+                skipValue(parser);
+            }
         }
         parser.getEvent();
         return fields;

@@ -18,11 +18,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -77,7 +79,7 @@ public final class ReleaseVendor {
     }
 
     private static Set<String> declaredKinds() {
-        Set<String> kinds = new TreeSet<>();
+        SortedSet<String> kinds = new TreeSet<>();
         for (ApiGeneration generation : ApiGeneration.values()) {
             kinds.add(generation.kinds().pool().kind());
             kinds.add(generation.kinds().nodeClass().kind());
@@ -85,7 +87,7 @@ public final class ReleaseVendor {
         for (AddOnKind kind : AddOnKind.values()) {
             kinds.add(kind.type().kind());
         }
-        return Set.copyOf(kinds);
+        return Collections.unmodifiableSortedSet(kinds);
     }
 
     /** The instance catalogue from {@code tag}'s generated files, with upstream's licence beside it. */

@@ -56,10 +56,10 @@ public final class ReferenceDocs {
         return configs;
     }
 
-    /** Each generated file by its path from the project's root, with its whole content. */
     /** The vendored releases, whose README's table of tags is generated too. */
     private static final Path RELEASES = Path.of("src/main/resources/dev/platform/karpenter/release/releases");
 
+    /** Each generated file by its path from the project's root, with its whole content. */
     public static Map<Path, String> pages(Synthesized reference) {
         Map<Path, String> pages = new LinkedHashMap<>();
         pages.put(Path.of("terraform.tfvars.example"), SettingsDocs.example());

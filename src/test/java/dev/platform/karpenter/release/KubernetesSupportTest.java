@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.platform.karpenter.release.KubernetesSupport.MatrixFile;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -98,5 +99,24 @@ class KubernetesSupportTest {
         assertThat(advice.keySet()).first().isEqualTo("1.23");
         assertThat(advice.keySet()).last().isEqualTo(newestRange.max());
         assertThat(advice.get(newestRange.max())).endsWith(newest);
+    }
+
+    @Test
+    void theMatrixIsReadFromUpstreamsLayoutKeepingVersionsAsWrittenAndSkippingWhatItDoesNotRead() {
+        MatrixFile file = KubernetesSupport.matrixFile(new StringReader("""
+                name: karpenter
+                notes: { reviewed: [a, b] }
+                compatibility:
+                  - appVersion: 1.12.x
+                    minK8sVersion: 1.30
+                    maxK8sVersion: "1.35"
+                    links: [https://example.com]
+                """));
+
+        assertThat(file.name()).isEqualTo("karpenter");
+        assertThat(file.compatibility()).containsExactly(new MatrixFile.Entry("1.12.x", "1.30", "1.35"));
+        assertThatThrownBy(() -> KubernetesSupport.matrixFile(new StringReader("name: karpenter\n")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no compatibility");
     }
 }

@@ -8,7 +8,12 @@ import dev.platform.karpenter.release.AddOnKind;
 import dev.platform.karpenter.release.KarpenterMinor;
 import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.testing.Json;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -54,6 +59,17 @@ class AddOnKindsTest {
     void eachKindHasItsDocumentedSetting(AddOnKind kind) {
         assertThat(SettingsCatalogue.addOns(kind).key()).isEqualTo(kind.setting());
         assertThat(SettingsCatalogue.addOns(kind).description()).isNotBlank();
+    }
+
+    @Test
+    void everyDeclaredConstantIsAmongTheKinds() throws IllegalAccessException {
+        List<AddOnKind> constants = new ArrayList<>();
+        for (Field field : AddOnKind.class.getFields()) {
+            if (Modifier.isStatic(field.getModifiers()) && field.getType() == AddOnKind.class) {
+                constants.add((AddOnKind) field.get(null));
+            }
+        }
+        assertThat(AddOnKind.values()).isNotEmpty().containsExactlyInAnyOrderElementsOf(constants);
     }
 
     static Stream<AddOnKind> kinds() {

@@ -13,7 +13,8 @@ import java.util.function.Predicate;
  * The model of a cluster's pools and node classes: each built once, in every API generation the release declares,
  * as the final object that is applied (typed settings as {@link SpecRules} lets them, then the spec). Everything
  * derived from the pools is read from these objects: the AMI families (volumes, guards), the operating systems, the
- * capacity types (the spot service-linked role, the reserved-capacity gate).
+ * capacity types (the spot service-linked role, the reserved-capacity gate). Beside them, the add-on kinds' objects
+ * (node_overlays): {@link #objects()} is everything the pools' Helm release and plain file hold, in their order.
  *
  * <p>Building fails with a one-line {@link dev.platform.karpenter.config.ConfigException} where the typed settings
  * and a spec contradict each other ({@link SpecRules}); the configuration's load runs it first
