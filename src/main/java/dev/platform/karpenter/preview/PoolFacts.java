@@ -6,6 +6,7 @@ import dev.platform.karpenter.catalog.NodeOverlay;
 import dev.platform.karpenter.catalog.Quantity;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.nodepools.manifest.KubernetesObject;
+import dev.platform.karpenter.nodepools.manifest.RenderedAddOn;
 import dev.platform.karpenter.nodepools.manifest.RenderedPool;
 import dev.platform.karpenter.nodepools.manifest.RenderedPools;
 import dev.platform.karpenter.release.AddOnKind;
@@ -108,11 +109,11 @@ public record PoolFacts(
     /** The cluster's NodeOverlays, as the evaluation applies them. */
     static List<NodeOverlay> overlays(ClusterConfig config) {
         List<NodeOverlay> overlays = new ArrayList<>();
-        for (KubernetesObject<Map<String, Object>> object :
-                RenderedPools.of(config).addOns()) {
-            if (!object.kind().equals(AddOnKind.NODE_OVERLAY.type().kind())) {
+        for (RenderedAddOn addOn : RenderedPools.of(config).addOns()) {
+            if (addOn.settings().kind() != AddOnKind.NODE_OVERLAY) {
                 continue;
             }
+            KubernetesObject<Map<String, Object>> object = addOn.object();
             Map<String, Object> spec = object.spec();
             Map<String, String> capacity = new LinkedHashMap<>();
             map(spec.get("capacity")).forEach((resource, quantity) -> capacity.put(resource, String.valueOf(quantity)));

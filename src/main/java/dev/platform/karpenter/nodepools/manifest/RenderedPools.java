@@ -45,9 +45,9 @@ public final class RenderedPools {
     private static final List<Derived> DERIVED = new ArrayList<>();
 
     private final List<Generation> generations;
-    private final List<KubernetesObject<Map<String, Object>>> addOns;
+    private final List<RenderedAddOn> addOns;
 
-    private RenderedPools(List<Generation> generations, List<KubernetesObject<Map<String, Object>>> addOns) {
+    private RenderedPools(List<Generation> generations, List<RenderedAddOn> addOns) {
         this.generations = List.copyOf(generations);
         this.addOns = List.copyOf(addOns);
     }
@@ -62,7 +62,7 @@ public final class RenderedPools {
         return new RenderedPools(
                 generations,
                 config.poolsAndClasses().addOns().stream()
-                        .map(GenerationManifests::addOn)
+                        .map(addOn -> new RenderedAddOn(addOn, GenerationManifests.addOn(addOn)))
                         .toList());
     }
 
@@ -111,12 +111,12 @@ public final class RenderedPools {
     public List<KubernetesObject<Map<String, Object>>> objects() {
         List<KubernetesObject<Map<String, Object>>> objects = new ArrayList<>();
         generations.forEach(generation -> objects.addAll(generation.objects()));
-        objects.addAll(addOns);
+        addOns.forEach(addOn -> objects.add(addOn.object()));
         return List.copyOf(objects);
     }
 
     /** The add-on kinds' objects, kind by kind, each in its setting's order. */
-    public List<KubernetesObject<Map<String, Object>>> addOns() {
+    public List<RenderedAddOn> addOns() {
         return addOns;
     }
 

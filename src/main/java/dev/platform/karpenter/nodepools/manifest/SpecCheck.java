@@ -1,7 +1,6 @@
 package dev.platform.karpenter.nodepools.manifest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.platform.karpenter.config.AddOnObject;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
@@ -98,8 +97,8 @@ public final class SpecCheck {
                 }
             }
         }
-        for (AddOnObject addOn : settings.addOns()) {
-            requireAccepted(schemas, GenerationManifests.addOn(addOn), addOn.where() + ".spec", config, "");
+        for (RenderedAddOn addOn : rendered.addOns()) {
+            requireAccepted(schemas, addOn.object(), addOn.settings().where() + ".spec", config, "");
         }
     }
 
