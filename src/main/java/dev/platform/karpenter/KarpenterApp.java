@@ -10,12 +10,16 @@ import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.interruption.InterruptionStack;
 import dev.platform.karpenter.nodepools.NodePoolsStack;
 import dev.platform.karpenter.nodepools.PlainManifestFile;
+import dev.platform.karpenter.nodepools.PoolDocuments;
 import dev.platform.karpenter.upgrade.StepGuard;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /** Wiring only: one cdktf App, four stacks per cluster, each with its own state. */
 public final class KarpenterApp {
@@ -45,25 +49,42 @@ public final class KarpenterApp {
         List<PlainManifestFile> plainFiles = new ArrayList<>();
         for (ClusterConfig config : clusters) {
             IamStack iam = new IamStack(app, config);
+            String nodeRoleName = iam.nodeRoleName();
+            // The node pools' documents touch no cdktf object: made meanwhile, while the next two stacks are built.
+            CompletableFuture<PoolDocuments> poolDocuments =
+                    CompletableFuture.supplyAsync(() -> PoolDocuments.render(config, nodeRoleName));
             InterruptionStack interruption = new InterruptionStack(app, config);
             ControllerStack controller = new ControllerStack(app, config, iam, interruption);
-            NodePoolsStack nodePools = new NodePoolsStack(app, config, iam, controller);
+            NodePoolsStack nodePools = new NodePoolsStack(app, config, controller, joined(poolDocuments));
             plainFiles.add(nodePools.plainManifestFile());
             List<Map.Entry<String, TerraformStack>> byConcern = List.of(
                     Map.entry(IamStack.CONCERN, iam),
                     Map.entry(InterruptionStack.CONCERN, interruption),
                     Map.entry(ControllerStack.CONCERN, controller),
                     Map.entry(NodePoolsStack.CONCERN, nodePools));
+            Optional<StepGuard> guard = StepGuard.of(config, stateDirFromStack);
             for (Map.Entry<String, TerraformStack> stack : byConcern) {
                 StateBackends.configure(
                         stack.getValue(), config.stackName(stack.getKey()), config.backend(), stateDirFromStack);
-                StepGuard.attach(stack.getValue(), config, stateDirFromStack);
+                guard.ifPresent(g -> g.attach(stack.getValue()));
             }
             StepGuard.record(iam, config);
         }
         app.synth();
         for (PlainManifestFile file : plainFiles) {
             file.writeInto(synthDir);
+        }
+    }
+
+    /** The future's value, with what failed in it unwrapped. */
+    private static <T> T joined(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
         }
     }
 }

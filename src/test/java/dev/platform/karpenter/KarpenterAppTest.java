@@ -11,6 +11,10 @@ import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -113,5 +117,72 @@ class KarpenterAppTest {
         assertThat(texts(stacks.path("demo-interruption").path("dependencies"))).isEmpty();
         assertThat(texts(stacks.path("demo-karpenter").path("dependencies"))).contains("demo-iam", "demo-interruption");
         assertThat(texts(stacks.path("demo-nodepools").path("dependencies"))).contains("demo-karpenter");
+    }
+
+    /**
+     * The IAM and interruption stacks skip cdktf's preparing pass (IamStack#prepareStack), which only looks for
+     * references to other stacks: each reference in them must name what the stack itself declares. The controller
+     * stack, which keeps the pass, reads the IAM stack through it.
+     */
+    @Test
+    void theStacksWithoutThePreparingPassReferOnlyToThemselves() {
+        for (Synthesized app : List.of(LOCAL, S3)) {
+            for (String stack : List.of("demo-iam", "demo-interruption")) {
+                JsonNode json = app.stack(stack);
+                Set<String> references = references(json);
+                assertThat(references).as(stack).isNotEmpty();
+                assertThat(references).as(stack).isSubsetOf(declared(json));
+            }
+            assertThat(fieldNames(app.stack("demo-karpenter").path("data").path("terraform_remote_state")))
+                    .as("the pass reads the IAM stack's outputs into the controller stack")
+                    .anyMatch(id -> id.startsWith("cross-stack-reference-input"));
+        }
+    }
+
+    private static final Pattern REFERENCE = Pattern.compile(
+            "(?<![\\w.-])(data\\.[a-z][a-z0-9_]*\\.[A-Za-z0-9_-]+|(?:aws_[a-z0-9_]+|terraform_data|local)\\.[A-Za-z0-9_-]+)");
+
+    /** Resources, data sources and locals named in the stack's expressions (inside each ${...}). */
+    private static Set<String> references(JsonNode stack) {
+        Set<String> references = new TreeSet<>();
+        List<String> values = new ArrayList<>();
+        collectTexts(stack, values);
+        for (String value : values) {
+            for (int start = value.indexOf("${"); start >= 0; start = value.indexOf("${", start + 2)) {
+                int depth = 0;
+                int end = start + 1;
+                do {
+                    char c = value.charAt(end);
+                    depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+                    end++;
+                } while (depth > 0 && end < value.length());
+                Matcher matcher = REFERENCE.matcher(value.substring(start + 2, end - 1));
+                while (matcher.find()) {
+                    references.add(matcher.group(1));
+                }
+            }
+        }
+        return references;
+    }
+
+    private static Set<String> declared(JsonNode stack) {
+        Set<String> declared = new TreeSet<>();
+        stack.path("resource")
+                .fields()
+                .forEachRemaining(
+                        type -> fieldNames(type.getValue()).forEach(id -> declared.add(type.getKey() + "." + id)));
+        stack.path("data")
+                .fields()
+                .forEachRemaining(type ->
+                        fieldNames(type.getValue()).forEach(id -> declared.add("data." + type.getKey() + "." + id)));
+        fieldNames(stack.path("locals")).forEach(name -> declared.add("local." + name));
+        return declared;
+    }
+
+    private static void collectTexts(JsonNode node, List<String> texts) {
+        if (node.isTextual()) {
+            texts.add(node.asText());
+        }
+        node.forEach(child -> collectTexts(child, texts));
     }
 }

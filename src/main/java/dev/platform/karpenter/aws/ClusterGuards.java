@@ -95,19 +95,24 @@ public final class ClusterGuards {
         String supported = IntStream.rangeClosed(range.minMinor(), range.maxMinor())
                 .mapToObj(minor -> ConfigException.quoteWhole("1." + minor))
                 .collect(Collectors.joining(", "));
-        String advice = KubernetesSupport.supportedReleasesByKubernetesVersion().entrySet().stream()
-                .map(entry -> ConfigException.quoteWhole(entry.getKey()) + " = "
-                        + ConfigException.quoteWhole(entry.getValue()))
-                .collect(Collectors.joining(", ", "{", "}"));
         return Postcondition.builder()
                 .condition("${contains([" + supported + "], self.version)}")
                 .errorMessage("Karpenter " + release.chartVersion() + " supports Kubernetes " + range
                         + ", but EKS cluster "
                         + clusterName
                         + " runs Kubernetes ${self.version}: set karpenter_chart_version to a release that "
-                        + "supports it (${lookup(" + advice + ", self.version, \"none of the releases this project "
+                        + "supports it (${lookup(" + SupportAdvice.LOOKUP_TABLE
+                        + ", self.version, \"none of the releases this project "
                         + "supports does yet\")}). Nothing was changed.")
                 .build();
+    }
+
+    /** The releases to advise per Kubernetes version, as a Terraform object: the same text in every cluster's guard. */
+    private static final class SupportAdvice {
+        static final String LOOKUP_TABLE = KubernetesSupport.supportedReleasesByKubernetesVersion().entrySet().stream()
+                .map(entry -> ConfigException.quoteWhole(entry.getKey()) + " = "
+                        + ConfigException.quoteWhole(entry.getValue()))
+                .collect(Collectors.joining(", ", "{", "}"));
     }
 
     /**

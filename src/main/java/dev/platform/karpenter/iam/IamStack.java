@@ -44,6 +44,15 @@ public class IamStack extends TerraformStack {
         output("karpenter_node_role_name", nodeRole.name(), "Name of the role Karpenter's nodes use");
     }
 
+    /**
+     * Skips cdktf's preparing pass over this stack. The pass resolves every element a second time, only to find
+     * references to other stacks and give them outputs and remote state; this stack is built first and reads no
+     * other stack, and its backend is always set (StateBackends). References from the stacks that read it are still
+     * found: their own pass adds the outputs here.
+     */
+    @Override
+    public void prepareStack() {}
+
     /** ARN of the controller role (IRSA or Pod Identity); a cross-stack reference when read by another stack. */
     public String controllerRoleArn() {
         return controllerRole.arn();

@@ -59,6 +59,10 @@ public class InterruptionStack extends TerraformStack {
                         .build());
     }
 
+    /** Skipped as for the IAM stack ({@link dev.platform.karpenter.iam.IamStack#prepareStack}): it reads no other stack. */
+    @Override
+    public void prepareStack() {}
+
     /** Name of the interruption queue; a cross-stack reference when read by another stack. */
     public String queueName() {
         return queue.name();

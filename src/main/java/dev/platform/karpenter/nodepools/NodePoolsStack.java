@@ -2,21 +2,12 @@ package dev.platform.karpenter.nodepools;
 
 import com.hashicorp.cdktf.TerraformOutput;
 import com.hashicorp.cdktf.TerraformStack;
-import com.hashicorp.cdktf.Token;
 import dev.platform.karpenter.aws.AwsProviders;
 import dev.platform.karpenter.aws.ClusterAccess;
 import dev.platform.karpenter.config.ClusterConfig;
-import dev.platform.karpenter.config.TerraformDocument;
 import dev.platform.karpenter.controller.ControllerStack;
-import dev.platform.karpenter.iam.IamStack;
-import dev.platform.karpenter.nodepools.manifest.KubernetesObject;
-import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
-import dev.platform.karpenter.nodepools.manifest.NodePoolManifests;
-import dev.platform.karpenter.nodepools.manifest.RenderedPools;
 import imports.helm.release.Release;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
 import software.constructs.Construct;
 
 /**
@@ -42,43 +33,26 @@ public class NodePoolsStack extends TerraformStack {
 
     private final PlainManifestFile plainFile;
 
-    public NodePoolsStack(Construct scope, ClusterConfig config, IamStack iam, ControllerStack controller) {
+    public NodePoolsStack(Construct scope, ClusterConfig config, ControllerStack controller, PoolDocuments documents) {
         super(scope, config.stackName(CONCERN));
         AwsProviders.regional(this, config);
         addDependency(controller);
-
-        NodePoolManifests manifests = NodePoolManifests.forApis(config.apis());
-        TerraformDocument document = new TerraformDocument();
-        List<KubernetesObject<Map<String, Object>>> objects = RenderedPools.of(
-                        config, document.referenceOrText(iam.nodeRoleName()))
-                .objects();
         ClusterAccess cluster = new ClusterAccess(this, "cluster", config);
         ManifestChart chart = new ManifestChart(this, "manifest-chart");
-        List<Object> released = Stream.concat(
-                        objects.stream(),
-                        manifests
-                                .uninstallHook(config.poolsAndClasses(), config.namespace(), RELEASE_TIMEOUT_SECONDS)
-                                .stream())
-                .toList();
         Release.Builder.create(this, "pools")
                 .provider(cluster.helm())
                 .name(RELEASE_NAME)
                 .namespace(config.namespace())
                 .chart(chart.path())
-                .values(List.of(ManifestYaml.helmValues(released, document)))
+                .values(List.of(documents.helmValues()))
                 .wait(true)
                 .timeout(RELEASE_TIMEOUT_SECONDS)
                 .build();
         TerraformOutput.Builder.create(this, "manifests_yaml")
-                .value(ManifestYaml.documents(objects, document))
+                .value(documents.manifestsYaml())
                 .description("The applied pools and node class as YAML, for kubectl apply -f -")
                 .build();
-
-        String plainRole = Token.isUnresolved(iam.nodeRoleName()) ? NODE_ROLE_PLACEHOLDER : iam.nodeRoleName();
-        plainFile = new PlainManifestFile(
-                config.stackName(CONCERN),
-                manifests.plainFileName(),
-                ManifestYaml.documents(RenderedPools.of(config, plainRole).objects()));
+        plainFile = documents.plainFile();
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.iam.IamStack;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Refuses, at plan and before anything is applied, a deploy that upstream does not allow after the one before
@@ -22,25 +23,37 @@ public final class StepGuard {
     static final String REFUSALS_LOCAL = "karpenter_upgrade_refusals";
     static final String CHECK_OUTPUT = "karpenter_step_guard";
 
-    private StepGuard() {}
+    private final ClusterConfig config;
+    private final String stateDirFromStack;
+    /** The same for every stack of the cluster: computed once. */
+    private final Map<String, String> refusals;
+
+    private final DeployedState deployed;
+
+    private StepGuard(ClusterConfig config, String stateDirFromStack) {
+        this.config = config;
+        this.stateDirFromStack = stateDirFromStack;
+        this.refusals = refusals(config);
+        this.deployed = DeployedState.of(config);
+    }
+
+    /**
+     * The guard of one cluster's stacks; none with upgrade_override, which names this very version.
+     *
+     * @param stateDirFromStack the project directory as seen from the stack's working directory (local state)
+     */
+    public static Optional<StepGuard> of(ClusterConfig config, String stateDirFromStack) {
+        return config.upgradeOverride() ? Optional.empty() : Optional.of(new StepGuard(config, stateDirFromStack));
+    }
 
     /** The outputs the next deploy's guard reads back; in the IAM stack, the first one applied. */
     public static void record(IamStack iam, ClusterConfig config) {
         DeployedState.record(iam, config);
     }
 
-    /**
-     * Adds the guard to {@code stack}: an output whose precondition looks the deployed station up in the table.
-     * None with upgrade_override, which names this very version.
-     *
-     * @param stateDirFromStack the project directory as seen from the stack's working directory (local state)
-     */
-    public static void attach(TerraformStack stack, ClusterConfig config, String stateDirFromStack) {
-        if (config.upgradeOverride()) {
-            return;
-        }
-        new TerraformLocal(stack, REFUSALS_LOCAL, refusals(config));
-        DeployedState deployed = DeployedState.of(config);
+    /** Adds the guard to {@code stack}: an output whose precondition looks the deployed station up in the table. */
+    public void attach(TerraformStack stack) {
+        new TerraformLocal(stack, REFUSALS_LOCAL, refusals);
         DeployedState.Expressions read = deployed.readIn(stack, stateDirFromStack);
         String refusal = "lookup(local." + REFUSALS_LOCAL + ", " + read.station() + ", \"\")";
         TerraformOutput check = TerraformOutput.Builder.create(stack, CHECK_OUTPUT)
