@@ -22,7 +22,7 @@ public final class KarpenterCharts extends Construct {
     private static final String ROTATING_PASSWORD = "repository_password";
 
     public KarpenterCharts(
-            Construct scope, String id, ClusterConfig config, Optional<RegistryToken> token, ControllerValues values) {
+            Construct scope, String id, ClusterConfig config, Optional<RegistryToken> token, String controllerValues) {
         super(scope, id);
         ReleaseConfig.Builder crdChart = chart(config, token, CRD_CHART);
         config.release()
@@ -36,7 +36,7 @@ public final class KarpenterCharts extends Construct {
                 "controller",
                 chart(config, token, CONTROLLER_CHART)
                         .skipCrds(true)
-                        .values(List.of(values.toYaml()))
+                        .values(List.of(controllerValues))
                         .dependsOn(List.of(crds))
                         .build());
         controller.overrideLogicalId("karpenter");

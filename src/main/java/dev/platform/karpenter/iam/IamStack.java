@@ -4,8 +4,10 @@ import com.hashicorp.cdktf.TerraformOutput;
 import com.hashicorp.cdktf.TerraformOutputConfig;
 import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.aws.AwsProviders;
+import dev.platform.karpenter.aws.CrossStackReferences;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.nodepools.manifest.RenderedPools;
+import java.util.List;
 import software.constructs.Construct;
 
 /**
@@ -44,14 +46,11 @@ public class IamStack extends TerraformStack {
         output("karpenter_node_role_name", nodeRole.name(), "Name of the role Karpenter's nodes use");
     }
 
-    /**
-     * Skips cdktf's preparing pass over this stack. The pass resolves every element a second time, only to find
-     * references to other stacks and give them outputs and remote state; this stack is built first and reads no
-     * other stack, and its backend is always set (StateBackends). References from the stacks that read it are still
-     * found: their own pass adds the outputs here.
-     */
+    /** This stack reads no other stack: see {@link CrossStackReferences}. */
     @Override
-    public void prepareStack() {}
+    public void prepareStack() {
+        CrossStackReferences.prepare(this, List.of());
+    }
 
     /** ARN of the controller role (IRSA or Pod Identity); a cross-stack reference when read by another stack. */
     public String controllerRoleArn() {

@@ -5,10 +5,12 @@ import com.hashicorp.cdktf.TerraformOutputConfig;
 import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.aws.AwsProviders;
 import dev.platform.karpenter.aws.ClusterGuards;
+import dev.platform.karpenter.aws.CrossStackReferences;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.release.InterruptionEvents;
 import dev.platform.karpenter.release.InterruptionEvents.Event;
+import java.util.List;
 import java.util.Optional;
 import software.constructs.Construct;
 
@@ -59,9 +61,11 @@ public class InterruptionStack extends TerraformStack {
                         .build());
     }
 
-    /** Skipped as for the IAM stack ({@link dev.platform.karpenter.iam.IamStack#prepareStack}): it reads no other stack. */
+    /** This stack reads no other stack: see {@link CrossStackReferences}. */
     @Override
-    public void prepareStack() {}
+    public void prepareStack() {
+        CrossStackReferences.prepare(this, List.of());
+    }
 
     /** Name of the interruption queue; a cross-stack reference when read by another stack. */
     public String queueName() {

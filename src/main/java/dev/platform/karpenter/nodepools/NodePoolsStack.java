@@ -4,6 +4,7 @@ import com.hashicorp.cdktf.TerraformOutput;
 import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.aws.AwsProviders;
 import dev.platform.karpenter.aws.ClusterAccess;
+import dev.platform.karpenter.aws.CrossStackReferences;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.controller.ControllerStack;
 import imports.helm.release.Release;
@@ -32,6 +33,8 @@ public class NodePoolsStack extends TerraformStack {
     static final String RELEASE_NAME = "karpenter-nodepools";
 
     private final PlainManifestFile plainFile;
+    /** The references to the IAM stack this stack holds. */
+    private final List<String> readFromOtherStacks;
 
     public NodePoolsStack(Construct scope, ClusterConfig config, ControllerStack controller, PoolDocuments documents) {
         super(scope, config.stackName(CONCERN));
@@ -53,6 +56,13 @@ public class NodePoolsStack extends TerraformStack {
                 .description("The applied pools and node class as YAML, for kubectl apply -f -")
                 .build();
         plainFile = documents.plainFile();
+        readFromOtherStacks = documents.readFromOtherStacks();
+    }
+
+    /** Resolves just this stack's reference to the IAM stack: see {@link CrossStackReferences}. */
+    @Override
+    public void prepareStack() {
+        CrossStackReferences.prepare(this, readFromOtherStacks);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.platform.karpenter.nodepools;
 
+import dev.platform.karpenter.aws.CrossStackReferences;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.TerraformDocument;
 import dev.platform.karpenter.nodepools.manifest.KubernetesObject;
@@ -17,8 +18,10 @@ import java.util.stream.Stream;
  *
  * @param helmValues the Helm values holding the objects and the uninstall hook, as a Terraform string
  * @param manifestsYaml the objects as YAML, as a Terraform string
+ * @param readFromOtherStacks the IAM stack's reference to the node role, where the documents hold it
  */
-public record PoolDocuments(String helmValues, String manifestsYaml, PlainManifestFile plainFile) {
+public record PoolDocuments(
+        String helmValues, String manifestsYaml, PlainManifestFile plainFile, List<String> readFromOtherStacks) {
     /**
      * @param nodeRoleName the role's name, or the IAM stack's reference to it (then the plain file holds
      *     {@link NodePoolsStack#NODE_ROLE_PLACEHOLDER} instead)
@@ -39,13 +42,18 @@ public record PoolDocuments(String helmValues, String manifestsYaml, PlainManife
                                 .stream())
                 .toList();
         String plainRole = roleInDocument.equals(nodeRoleName) ? nodeRoleName : NodePoolsStack.NODE_ROLE_PLACEHOLDER;
+        String helmValues = ManifestYaml.helmValues(released, document);
+        String manifestsYaml = ManifestYaml.documents(objects, document);
         return new PoolDocuments(
-                ManifestYaml.helmValues(released, document),
-                ManifestYaml.documents(objects, document),
+                helmValues,
+                manifestsYaml,
                 new PlainManifestFile(
                         config.stackName(NodePoolsStack.CONCERN),
                         manifests.plainFileName(),
                         ManifestYaml.documents(
-                                RenderedPools.of(config, plainRole).objects())));
+                                RenderedPools.of(config, plainRole).objects())),
+                roleInDocument.equals(nodeRoleName)
+                        ? List.of()
+                        : CrossStackReferences.heldIn(List.of(nodeRoleName), helmValues, manifestsYaml));
     }
 }
