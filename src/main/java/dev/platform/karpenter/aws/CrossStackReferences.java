@@ -34,20 +34,21 @@ public final class CrossStackReferences {
                 .toList();
     }
 
-    /** Resolves {@code references} in {@code stack} as cdktf's preparing pass would. */
+    /** Resolves {@code references} in {@code stack} as cdktf's preparing pass would, in one call to the kernel. */
     public static void prepare(TerraformStack stack, List<String> references) {
-        if (references.isEmpty()) {
-            return;
-        }
-        ITokenResolver resolver = new DefaultTokenResolver(new StringConcat());
-        for (String reference : references) {
+        if (!references.isEmpty()) {
             Tokenization.resolve(
-                    reference,
+                    references,
                     ResolveOptions.builder()
                             .scope(stack)
-                            .resolver(resolver)
+                            .resolver(Resolver.INSTANCE)
                             .preparing(true)
                             .build());
         }
+    }
+
+    /** cdktf's own resolver (its _tokens.resolve), made once: it holds no state. */
+    private static final class Resolver {
+        static final ITokenResolver INSTANCE = new DefaultTokenResolver(new StringConcat());
     }
 }
