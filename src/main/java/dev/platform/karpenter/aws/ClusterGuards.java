@@ -15,6 +15,7 @@ import dev.platform.karpenter.release.KubernetesSupport;
 import dev.platform.karpenter.release.NodePoolRules;
 import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
 import imports.aws.data_aws_eks_cluster.DataAwsEksClusterConfig;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -30,13 +31,25 @@ import software.constructs.Construct;
  * only warn); written in Terraform's own syntax against {@code self}, so the plan shows the exact versions compared.
  */
 public final class ClusterGuards {
+    /**
+     * The last cluster's guards, made once for the four stacks that carry them (an app builds a cluster's stacks one
+     * after another).
+     */
+    private static WeakReference<ClusterConfig> guardedConfig = new WeakReference<>(null);
+
+    private static TerraformResourceLifecycle guards;
+
     private ClusterGuards() {}
 
     /** The lifecycle of a stack's {@code aws_eks_cluster} data source, holding every guard of {@code config}. */
-    public static TerraformResourceLifecycle lifecycle(ClusterConfig config) {
-        return TerraformResourceLifecycle.builder()
-                .postcondition(postconditions(config))
-                .build();
+    public static synchronized TerraformResourceLifecycle lifecycle(ClusterConfig config) {
+        if (guardedConfig.get() != config) {
+            guards = TerraformResourceLifecycle.builder()
+                    .postcondition(postconditions(config))
+                    .build();
+            guardedConfig = new WeakReference<>(config);
+        }
+        return guards;
     }
 
     /** The {@code aws_eks_cluster} data source (id {@code cluster}) of {@code scope}, carrying the guards. */

@@ -1,6 +1,8 @@
 package dev.platform.karpenter.config;
 
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.regions.GeneratedPartitionMetadataProvider;
 import software.amazon.awssdk.regions.PartitionMetadataProvider;
@@ -23,6 +25,9 @@ public final class Regions {
      */
     private static final PartitionMetadataProvider PARTITIONS = new GeneratedPartitionMetadataProvider();
 
+    /** Looked up once per region: each cluster's policies ask for it several times. */
+    private static final Map<String, String> DNS_SUFFIXES = new ConcurrentHashMap<>();
+
     private Regions() {}
 
     static void requireValid(String key, String region) {
@@ -43,7 +48,8 @@ public final class Regions {
      * such as EC2's are {@code ec2.<suffix>} in every partition.
      */
     public static String dnsSuffix(String region) {
-        return PARTITIONS.partitionMetadata(Region.of(region)).dnsSuffix();
+        return DNS_SUFFIXES.computeIfAbsent(
+                region, known -> PARTITIONS.partitionMetadata(Region.of(known)).dnsSuffix());
     }
 
     /** An ARN in a setting must be in the region's partition: an aws-cn role cannot serve a cluster in us-east-1. */
