@@ -10,6 +10,8 @@ import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.interruption.InterruptionStack;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import software.constructs.Construct;
 
 /**
@@ -29,15 +31,13 @@ public class ControllerStack extends TerraformStack {
         addDependency(iam);
         addDependency(interruption);
         ClusterAccess clusterAccess = new ClusterAccess(this, "cluster-access", config);
-        ControllerValues values = ControllerValues.of(
-                config,
-                clusterAccess.endpoint(),
-                iam.controllerRoleArn(),
-                iam.instanceProfileName(),
-                interruption.queueName());
-        String valuesYaml = values.toYaml();
-        readFromOtherStacks = CrossStackReferences.heldIn(
-                List.of(iam.controllerRoleArn(), iam.instanceProfileName(), interruption.queueName()), valuesYaml);
+        List<String> fromOtherStacks =
+                List.of(iam.controllerRoleArn(), iam.instanceProfileName(), interruption.queueName());
+        String endpoint = clusterAccess.endpoint();
+        // The values touch no cdktf object: written on another thread while the registry token is read.
+        CompletableFuture<String> values = CompletableFuture.supplyAsync(() -> ControllerValues.of(
+                        config, endpoint, fromOtherStacks.get(0), fromOtherStacks.get(1), fromOtherStacks.get(2))
+                .toYaml());
         ChartRepository repository = config.controller().chartRepository();
         Optional<RegistryToken> token = switch (repository.registry()) {
             case ECR_PUBLIC -> Optional.of(EcrPublicToken.read(this, "ecr-public"));
@@ -45,6 +45,13 @@ public class ControllerStack extends TerraformStack {
             case OTHER -> Optional.empty();
         };
         token.ifPresent(t -> clusterAccess.helm().setRegistry(List.of(t.helmRegistryLogin())));
+        String valuesYaml;
+        try {
+            valuesYaml = values.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
+        readFromOtherStacks = CrossStackReferences.heldIn(fromOtherStacks, valuesYaml);
         new KarpenterCharts(this, "charts", config, token, valuesYaml);
     }
 
