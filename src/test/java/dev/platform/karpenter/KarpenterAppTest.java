@@ -123,12 +123,7 @@ class KarpenterAppTest {
 
     /** The shipped example and the reference configurations: every kind of reference between stacks. */
     @RegisterExtension
-    static final Synthesized REFERENCE = Synthesized.app()
-            .cluster(ConfigLoader.read(Path.of("terraform.tfvars.example")))
-            .cluster(ConfigLoader.read(Path.of("src/test/resources/reference-configs/v1-pod-identity.tfvars")))
-            .cluster(ConfigLoader.read(Path.of("src/test/resources/reference-configs/v1-10-irsa.tfvars")))
-            .cluster(ConfigLoader.read(Path.of("src/test/resources/reference-configs/v0-31-prefix.tfvars")))
-            .synthesize();
+    static final Synthesized REFERENCE = Synthesized.of(TestConfigs.referenceConfigurations());
 
     /** The seed guide's setup: its node role is the node group's, read by a data source of the IAM stack. */
     @RegisterExtension

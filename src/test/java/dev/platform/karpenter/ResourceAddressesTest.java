@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.hashicorp.cdktf.App;
 import com.hashicorp.cdktf.AppConfig;
 import com.hashicorp.cdktf.TerraformStack;
-import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.Synthesized;
+import dev.platform.karpenter.testing.TestConfigs;
 import imports.aws.provider.AwsProvider;
 import imports.aws.provider.AwsProviderConfig;
 import imports.aws.sqs_queue.SqsQueue;
@@ -44,18 +44,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ResourceAddressesTest {
     private static final Path SNAPSHOT = Path.of("src/test/resources/resource-addresses.txt");
-    private static final Path REFERENCE_CONFIGS = Path.of("src/test/resources/reference-configs");
     private static final String HOW_TO_UPDATE =
             "an intended change is recorded with UPDATE_RESOURCE_ADDRESSES=1 mvn -B -q "
                     + "test -Dtest=ResourceAddressesTest (see " + ResourceAddressesTest.class.getSimpleName() + ")";
 
     @RegisterExtension
-    static final Synthesized REFERENCE = Synthesized.app()
-            .cluster(ConfigLoader.read(Path.of("terraform.tfvars.example")))
-            .cluster(ConfigLoader.read(REFERENCE_CONFIGS.resolve("v1-pod-identity.tfvars")))
-            .cluster(ConfigLoader.read(REFERENCE_CONFIGS.resolve("v1-10-irsa.tfvars")))
-            .cluster(ConfigLoader.read(REFERENCE_CONFIGS.resolve("v0-31-prefix.tfvars")))
-            .synthesize();
+    static final Synthesized REFERENCE = Synthesized.of(TestConfigs.referenceConfigurations());
 
     @Test
     void everyResourceKeepsItsAddressOrDeclaresItsMove() throws IOException {

@@ -8,6 +8,7 @@ import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.config.TfvarsFile;
 import dev.platform.karpenter.release.KarpenterRelease;
+import java.nio.file.Path;
 
 /** Cluster configurations for tests, written as tfvars text so they go through the real parser and validation. */
 public final class TestConfigs {
@@ -51,6 +52,20 @@ public final class TestConfigs {
     public static ClusterConfig configFor(
             String clusterName, String region, String chartVersion, String... extraLines) {
         return parse(tfvarsFor(clusterName, region, chartVersion, extraLines));
+    }
+
+    /**
+     * The shipped example and the reference configurations of src/test/resources/reference-configs, one cluster each:
+     * between them, every kind of stack, identity, node role and state backend a test of the whole app should see.
+     */
+    public static ClusterConfig[] referenceConfigurations() {
+        Path configs = Path.of("src/test/resources/reference-configs");
+        return new ClusterConfig[] {
+            ConfigLoader.read(Path.of("terraform.tfvars.example")),
+            ConfigLoader.read(configs.resolve("v1-pod-identity.tfvars")),
+            ConfigLoader.read(configs.resolve("v1-10-irsa.tfvars")),
+            ConfigLoader.read(configs.resolve("v0-31-prefix.tfvars"))
+        };
     }
 
     /** Parses tfvars text that replaces the defaults entirely (e.g. to change cluster_name). */
