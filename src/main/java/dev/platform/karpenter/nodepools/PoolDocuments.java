@@ -30,6 +30,7 @@ public record PoolDocuments(
         NodePoolManifests manifests = NodePoolManifests.forApis(config.apis());
         TerraformDocument document = new TerraformDocument();
         String roleInDocument = document.referenceOrText(nodeRoleName);
+        boolean roleIsReference = !roleInDocument.equals(nodeRoleName);
         List<KubernetesObject<Map<String, Object>>> objects =
                 RenderedPools.of(config, roleInDocument).objects();
         List<Object> released = Stream.concat(
@@ -41,7 +42,7 @@ public record PoolDocuments(
                                         NodePoolsStack.RELEASE_TIMEOUT_SECONDS)
                                 .stream())
                 .toList();
-        String plainRole = roleInDocument.equals(nodeRoleName) ? nodeRoleName : NodePoolsStack.NODE_ROLE_PLACEHOLDER;
+        String plainRole = roleIsReference ? NodePoolsStack.NODE_ROLE_PLACEHOLDER : nodeRoleName;
         String helmValues = ManifestYaml.helmValues(released, document);
         String manifestsYaml = ManifestYaml.documents(objects, document);
         return new PoolDocuments(
@@ -52,8 +53,8 @@ public record PoolDocuments(
                         manifests.plainFileName(),
                         ManifestYaml.documents(
                                 RenderedPools.of(config, plainRole).objects())),
-                roleInDocument.equals(nodeRoleName)
-                        ? List.of()
-                        : CrossStackReferences.heldIn(List.of(nodeRoleName), helmValues, manifestsYaml));
+                roleIsReference
+                        ? CrossStackReferences.heldIn(List.of(nodeRoleName), helmValues, manifestsYaml)
+                        : List.of());
     }
 }

@@ -7,7 +7,6 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -102,15 +101,6 @@ public final class KubernetesSupport {
      * a cluster runs that version.
      */
     public static Map<String, String> supportedReleasesByKubernetesVersion() {
-        return Advice.BY_KUBERNETES;
-    }
-
-    /** Made once, on first use: every cluster's guard quotes it whole, and the matrix does not change in a run. */
-    private static final class Advice {
-        static final Map<String, String> BY_KUBERNETES = Collections.unmodifiableMap(advice());
-    }
-
-    private static Map<String, String> advice() {
         List<Row> supported = supportedRows();
         int oldest = supported.stream()
                 .mapToInt(row -> row.kubernetes().minMinor())
