@@ -2,7 +2,6 @@ package dev.platform.karpenter.aws;
 
 import com.hashicorp.cdktf.Fn;
 import com.hashicorp.cdktf.TerraformStack;
-import com.hashicorp.cdktf.Token;
 import dev.platform.karpenter.config.ClusterConfig;
 import imports.aws.data_aws_eks_cluster.DataAwsEksCluster;
 import imports.helm.provider.HelmProvider;
@@ -38,8 +37,8 @@ public final class ClusterAccess extends Construct {
                                 .host(endpoint)
                                 // One reference to the nested attribute, rather than walking the typed lists (a jsii
                                 // call a step).
-                                .clusterCaCertificate(Fn.base64decode(Token.asString(
-                                        cluster.interpolationForAttribute("certificate_authority[0].data"))))
+                                .clusterCaCertificate(
+                                        Fn.base64decode(cluster.getStringAttribute("certificate_authority[0].data")))
                                 .exec(HelmProviderKubernetesExec.builder()
                                         .apiVersion("client.authentication.k8s.io/v1beta1")
                                         .command("aws")

@@ -73,7 +73,7 @@ public class ClusterFacts extends Construct {
     public String oidcIssuerUrl() {
         if (oidcIssuerUrl == null) {
             // One reference to the nested attribute, rather than walking the typed lists (a jsii call a step).
-            oidcIssuerUrl = Token.asString(cluster.interpolationForAttribute("identity[0].oidc[0].issuer"));
+            oidcIssuerUrl = cluster.getStringAttribute("identity[0].oidc[0].issuer");
         }
         return oidcIssuerUrl;
     }
