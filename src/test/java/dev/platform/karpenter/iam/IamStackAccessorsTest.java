@@ -9,10 +9,8 @@ import com.hashicorp.cdktf.TerraformOutput;
 import com.hashicorp.cdktf.TerraformOutputConfig;
 import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.testing.Json;
+import dev.platform.karpenter.testing.ScratchDirectories;
 import dev.platform.karpenter.testing.TestConfigs;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,31 +29,27 @@ class IamStackAccessorsTest {
 
     /** Cluster "v0" reuses the node group role at 0.30; cluster "v1" creates one at the newest release; one consumer reads both. */
     private static Path synthesize() {
-        try {
-            Path dir = Files.createTempDirectory("karpenter-accessors-");
-            App app = new App(AppConfig.builder().outdir(dir.toString()).build());
-            TerraformStack consumer = new TerraformStack(app, "consumer");
-            for (IamStack iam : new IamStack[] {
-                new IamStack(
-                        app,
-                        TestConfigs.parse(
-                                "cluster_name = \"v0\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \"v0.30.0\"\n")),
-                new IamStack(
-                        app,
-                        TestConfigs.parse("cluster_name = \"v1\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \""
-                                + TestConfigs.V1 + "\"\ncreate_iam_role = true\n"))
-            }) {
-                String cluster = iam.toString().replace("-iam", "");
-                output(consumer, cluster + "_controllerRoleArn", iam.controllerRoleArn());
-                output(consumer, cluster + "_nodeRoleArn", iam.nodeRoleArn());
-                output(consumer, cluster + "_nodeRoleName", iam.nodeRoleName());
-                output(consumer, cluster + "_instanceProfileName", iam.instanceProfileName());
-            }
-            app.synth();
-            return dir;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        Path dir = ScratchDirectories.create("accessors-");
+        App app = new App(AppConfig.builder().outdir(dir.toString()).build());
+        TerraformStack consumer = new TerraformStack(app, "consumer");
+        for (IamStack iam : new IamStack[] {
+            new IamStack(
+                    app,
+                    TestConfigs.parse(
+                            "cluster_name = \"v0\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \"v0.30.0\"\n")),
+            new IamStack(
+                    app,
+                    TestConfigs.parse("cluster_name = \"v1\"\nregion = \"us-west-2\"\nkarpenter_chart_version = \""
+                            + TestConfigs.V1 + "\"\ncreate_iam_role = true\n"))
+        }) {
+            String cluster = iam.toString().replace("-iam", "");
+            output(consumer, cluster + "_controllerRoleArn", iam.controllerRoleArn());
+            output(consumer, cluster + "_nodeRoleArn", iam.nodeRoleArn());
+            output(consumer, cluster + "_nodeRoleName", iam.nodeRoleName());
+            output(consumer, cluster + "_instanceProfileName", iam.instanceProfileName());
         }
+        app.synth();
+        return dir;
     }
 
     private static void output(TerraformStack stack, String name, String value) {

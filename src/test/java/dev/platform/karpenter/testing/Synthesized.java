@@ -5,23 +5,21 @@ import dev.platform.karpenter.KarpenterApp;
 import dev.platform.karpenter.config.ClusterConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The real app, configured through tfvars text, synthesized once into a temporary directory; the stacks' Terraform
  * JSON is parsed on first use. Synthesis is the slow part of a test, so a test class synthesizes once, in a static
- * field registered as an extension, which deletes the directory after the class:
+ * field registered as an extension, which deletes the directory after the class (any other is deleted when the JVM
+ * exits, {@link ScratchDirectories}):
  *
  * <pre>{@code
  * @RegisterExtension
@@ -47,14 +45,14 @@ public final class Synthesized implements AfterAllCallback {
     /** The app of these clusters, synthesized now, with the kernel to this thread alone ({@link KernelLock}). */
     public static Synthesized of(ClusterConfig... clusters) {
         return KernelLock.whileHeld(() -> {
+            Path dir = ScratchDirectories.create("synth-");
             try {
-                Path dir = Files.createTempDirectory("karpenter-synth-");
                 // Local state inside this directory (stacks/<stack>/../..): a test's state never meets another run's.
                 KarpenterApp.synthesize(List.of(clusters), dir, "../..");
-                return new Synthesized(dir);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+            return new Synthesized(dir);
         });
     }
 
@@ -84,13 +82,9 @@ public final class Synthesized implements AfterAllCallback {
     }
 
     @Override
-    public void afterAll(ExtensionContext context) throws IOException {
+    public void afterAll(ExtensionContext context) {
         parsed.clear();
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
-            }
-        }
+        ScratchDirectories.delete(dir);
     }
 
     public Path dir() {
