@@ -16,7 +16,8 @@ import java.util.Optional;
  *                    where a matching type has none of the limited resources (nothing bounds its nodes)
  * @param ceilingUsdPerMonth the most the pool can spend per month at on-demand list prices: the priciest fleet found
  *                    within the limits (as many of one type as fit, the room left filled with the priciest type
- *                    that still fits, repeatedly), over 730 hours; empty where maxNodes is, or without prices
+ *                    that still fits, repeatedly), over 730 hours; zero where no node fits; empty where maxNodes is,
+ *                    or without prices
  * @param fittingTypes how many matching types fit the limits at least once
  */
 public record Spending(Optional<Long> maxNodes, Optional<BigDecimal> ceilingUsdPerMonth, int fittingTypes) {
@@ -64,7 +65,8 @@ public record Spending(Optional<Long> maxNodes, Optional<BigDecimal> ceilingUsdP
                 .limit(FLEET_STARTS)
                 .map(start -> fleet(start, priced, room))
                 .max(Comparator.naturalOrder())
-                .orElse(null);
+                // No node fits: the pool launches nothing and spends nothing.
+                .orElse(maxNodes == 0 ? BigDecimal.ZERO : null);
         return new Spending(
                 Optional.of(maxNodes),
                 Optional.ofNullable(ceiling)

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -52,6 +53,22 @@ public final class ConfigLoader {
             }
         }
         log.println("karpenter-cdktf: reading " + source + " (" + why + ")");
+        return source;
+    }
+
+    /**
+     * As {@link #locate(Path, Map, PrintStream)}, but a file or directory named on a command's line comes first, and
+     * the log says so.
+     */
+    public static Path locate(Path projectDir, Optional<Path> argument, Map<String, String> env, PrintStream log) {
+        if (argument.isEmpty()) {
+            return locate(projectDir, env, log);
+        }
+        Path source = projectDir.resolve(argument.get());
+        if (!Files.exists(source)) {
+            throw new ConfigException(source + " (named on the command line) does not exist");
+        }
+        log.println("karpenter-cdktf: reading " + source + " (named on the command line)");
         return source;
     }
 

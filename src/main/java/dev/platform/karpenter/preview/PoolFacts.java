@@ -55,13 +55,13 @@ public record PoolFacts(
             Map<String, Object> nodeClass = pool.nodeClass() == null
                     ? Map.of()
                     : pool.nodeClass().object().spec();
-            pools.add(of(pool.object(), pool.settings().specSetting(), nodeClass));
+            pools.add(of(pool.object(), pool.settings().specSetting(), nodeClass, pool.defaulted()));
         }
         return List.copyOf(pools);
     }
 
     private static PoolFacts of(
-            KubernetesObject<Map<String, Object>> pool, String setting, Map<String, Object> nodeClass) {
+            KubernetesObject<Map<String, Object>> pool, String setting, Map<String, Object> nodeClass, int defaulted) {
         Map<String, Object> spec = pool.spec();
         boolean provisioner =
                 pool.kind().equals(ApiGeneration.V1ALPHA5.kinds().pool().kind());
@@ -69,6 +69,18 @@ public record PoolFacts(
                 provisioner ? spec : map(map(spec.get("template")).get("spec"));
         String requirementsAt = provisioner ? "requirements" : "template.spec.requirements";
         List<LabelRequirement> requirements = requirements(list(template.get("requirements")), requirementsAt);
+        for (int i = requirements.size() - defaulted; i < requirements.size(); i++) {
+            LabelRequirement added = requirements.get(i);
+            requirements.set(
+                    i,
+                    new LabelRequirement(
+                            added.key(),
+                            added.operator(),
+                            added.values(),
+                            added.minValues(),
+                            added.where() + ", which Karpenter adds to a " + pool.kind()
+                                    + " that has no requirement on " + added.key()));
+        }
         Map<String, Object> labels = provisioner
                 ? map(spec.get("labels"))
                 : map(map(map(spec.get("template")).get("metadata")).get("labels"));

@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -100,16 +99,12 @@ public final class PreviewCommand {
             err.println("preview: --base " + base.get() + " is not what --json prints: " + e.getMessage());
             return EXIT_BAD_INPUT;
         }
-        Map<String, String> environment = new HashMap<>(env);
-        if (!files.isEmpty()) {
-            environment.put(
-                    ConfigLoader.ENV_VARIABLE, projectDir.resolve(files.get(0)).toString());
-        }
         try {
             // Where the configuration comes from goes to stderr: stdout is the report (or JSON).
-            Path source = ConfigLoader.locate(projectDir, environment, err);
+            Path source =
+                    ConfigLoader.locate(projectDir, files.stream().map(Path::of).findFirst(), env, err);
             List<ClusterConfig> configs =
-                    ConfigLoader.load(ConfigLoader.files(source, err), environment, SpecCheck::requireValid);
+                    ConfigLoader.load(ConfigLoader.files(source, err), env, SpecCheck::requireValid);
             InstanceCatalogue catalogue = InstanceCatalogue.shipped();
             List<ClusterPreview> previews = configs.stream()
                     .filter(config -> clusters.isEmpty() || clusters.contains(config.clusterName()))

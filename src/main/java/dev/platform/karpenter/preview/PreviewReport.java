@@ -102,7 +102,8 @@ public final class PreviewReport {
                 out.append("  pool ").append(preview.pool().name()).append(": ").append(count);
                 out.append(" instance types");
                 if (count > 0) {
-                    out.append(", ").append(figures.families().size()).append(" families (");
+                    int families = figures.families().size();
+                    out.append(", ").append(families).append(families == 1 ? " family (" : " families (");
                     out.append(abbreviate(figures.families(), 12)).append(")\n");
                     out.append("    vCPU ").append(figures.vcpu().orElseThrow());
                     out.append(", memory ").append(figures.memoryGib().orElseThrow());

@@ -52,9 +52,7 @@ public final class UpgradePathCommand {
         }
         try {
             UpgradeOptions options = UpgradeOptions.parse(args);
-            Path file = options.tfvars()
-                    .map(projectDir::resolve)
-                    .orElseGet(() -> ConfigLoader.locate(projectDir, env, err));
+            Path file = ConfigLoader.locate(projectDir, options.tfvars(), env, err);
             Map<String, Object> variables = TfvarsFile.parse(file);
             ClusterConfig config = ConfigLoader.fromVariables(variables);
             SpecCheck.requireValid(config);

@@ -58,6 +58,77 @@ class PreviewCommandTest {
                 .containsPattern("prices: on-demand list prices for us-east-1 generated \\d{4}-\\d\\d-\\d\\dT");
     }
 
+    /**
+     * On v0.30 the preview reads the Provisioner as Karpenter stores it, with its webhook's defaults (linux, amd64,
+     * on-demand; c, m, r above generation 2 where nothing names the instance shape). The counts and the cheapest types
+     * were found by a script over upstream's instance-types.md and pricing file at the catalogue's commit.
+     */
+    @Test
+    void provisionersAreReadWithKarpentersDefaults() throws IOException {
+        Files.writeString(
+                dir.resolve("family.tfvars"),
+                TestConfigs.tfvarsFor(
+                        "family",
+                        "us-west-2",
+                        TestConfigs.V0,
+                        "node_pool_spec = { requirements = [{ key = \"karpenter.k8s.aws/instance-family\", operator ="
+                                + " \"In\", values = [\"m6g\", \"m6i\"] }] }"));
+        Files.writeString(
+                dir.resolve("size.tfvars"),
+                TestConfigs.tfvarsFor(
+                        "size",
+                        "us-west-2",
+                        TestConfigs.V0,
+                        "node_pool_spec = { requirements = [{ key = \"karpenter.k8s.aws/instance-cpu\", operator ="
+                                + " \"Lt\", values = [\"5\"] }] }"));
+        assertThat(run("--json", dir.toString())).isZero();
+        JsonNode document = Json.mapper().readTree(console.stdout());
+
+        JsonNode family = document.at("/family/pools/default");
+        List<String> types = new ArrayList<>();
+        family.path("instance_types").forEach(type -> types.add(type.asText()));
+        assertThat(types)
+                .containsExactlyInAnyOrder(
+                        "m6i.large",
+                        "m6i.xlarge",
+                        "m6i.2xlarge",
+                        "m6i.4xlarge",
+                        "m6i.8xlarge",
+                        "m6i.12xlarge",
+                        "m6i.16xlarge",
+                        "m6i.24xlarge",
+                        "m6i.32xlarge",
+                        "m6i.metal");
+        assertThat(family.at("/cheapest/type").asText()).isEqualTo("m6i.large");
+        assertThat(family.at("/cheapest/usd_per_hour").decimalValue()).isEqualByComparingTo("0.096");
+
+        JsonNode size = document.at("/size/pools/default");
+        assertThat(size.path("count").asInt()).isEqualTo(154);
+        assertThat(size.at("/cheapest/type").asText()).isEqualTo("c7a.medium");
+    }
+
+    /** A pool no type is left for names the default that empties it, and can spend nothing. */
+    @Test
+    void aDefaultThatLeavesNoTypeIsNamedAsKarpentersDefault() throws IOException {
+        Path arm = dir.resolve("arm.tfvars");
+        Files.writeString(
+                arm,
+                TestConfigs.tfvarsFor(
+                        "arm",
+                        "us-west-2",
+                        TestConfigs.V0,
+                        "node_pool_spec = { requirements = [{ key = \"karpenter.k8s.aws/instance-family\", operator ="
+                                + " \"In\", values = [\"m6g\"] }] }"));
+        assertThat(run("--json", arm.toString())).isZero();
+        JsonNode pool = Json.mapper().readTree(console.stdout()).at("/arm/pools/default");
+        assertThat(pool.path("count").asInt()).isZero();
+        assertThat(pool.path("ceiling_usd_per_month").decimalValue()).isZero();
+        assertThat(pool.path("refusals").get(0).asText())
+                .contains("requirement kubernetes.io/arch In [amd64] (requirements[2], which Karpenter adds to a"
+                        + " Provisioner that has no requirement on kubernetes.io/arch) leaves none");
+        assertThat(console.stderr()).contains("reading " + arm + " (named on the command line)");
+    }
+
     @Test
     void poolsOfADirectoryOfClustersWithWarnings() throws IOException {
         Files.writeString(

@@ -9,9 +9,11 @@ import dev.platform.karpenter.config.Setting;
 import dev.platform.karpenter.config.SettingsCatalogue;
 import dev.platform.karpenter.release.ApiGeneration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One API generation's objects: each subclass converts a generation-neutral pool and node class to its kinds and
@@ -104,14 +106,57 @@ public abstract sealed class GenerationManifests implements NodePoolManifests
     RenderedPool pool(PoolSettings pool, RenderedNodeClass nodeClass) {
         TypedPool typed = SpecRules.typedPool(pool, nodeClass);
         Map<String, Object> typedSpec = ManifestYaml.tree(poolSpec(typed));
+        Map<String, Object> written = SpecMerge.over(typedSpec, pool.spec());
+        Map<String, Object> admitted = admitted(written);
         RenderedPool rendered = new RenderedPool(
                 pool,
-                poolType.named(metadata(pool.name(), pool.metadata()), SpecMerge.over(typedSpec, pool.spec())),
+                poolType.named(metadata(pool.name(), pool.metadata()), admitted),
                 nodeClass,
-                requirementsPath());
+                requirementsPath(),
+                requirementCount(admitted) - requirementCount(written));
         SpecRules.requireTypedKept(rendered, typedSpec, typedPaths());
         SpecRules.requireAgreement(rendered);
         return rendered;
+    }
+
+    /**
+     * {@code spec} as the release's admission webhook stores it: with the requirements it adds to a pool written
+     * without them (v1alpha5: linux, amd64, on-demand, and c, m, r of generation 3 on where no requirement names an
+     * instance type, family, category or generation). Karpenter reads the stored object, so the rendered one says
+     * the same, and the preview, the checks and the derived facts read what Karpenter will.
+     */
+    private Map<String, Object> admitted(Map<String, Object> spec) {
+        if (generation.admissionDefaults().isEmpty()) {
+            return spec;
+        }
+        List<Object> requirements = SpecRules.at(spec, requirementsPath()) instanceof List<?> written
+                ? new ArrayList<>(written)
+                : new ArrayList<>();
+        Set<Object> keys = new HashSet<>();
+        requirements.forEach(requirement -> {
+            if (requirement instanceof Map<?, ?> map) {
+                keys.add(map.get("key"));
+            }
+        });
+        int written = requirements.size();
+        for (ApiGeneration.AdmissionDefault added : generation.admissionDefaults()) {
+            if (added.unlessAnyOf().stream().noneMatch(keys::contains)) {
+                requirements.add(ManifestYaml.tree(new Requirement(added.key(), added.operator(), added.values())));
+            }
+        }
+        if (requirements.size() == written) {
+            return spec;
+        }
+        Map<String, Object> overlay =
+                Map.of(requirementsPath().get(requirementsPath().size() - 1), requirements);
+        for (int i = requirementsPath().size() - 2; i >= 0; i--) {
+            overlay = Map.of(requirementsPath().get(i), overlay);
+        }
+        return SpecMerge.over(spec, overlay);
+    }
+
+    private int requirementCount(Map<String, Object> spec) {
+        return SpecRules.at(spec, requirementsPath()) instanceof List<?> requirements ? requirements.size() : 0;
     }
 
     /** The same for the node class: its tags, and the discovery tag its subnets are selected by. */

@@ -16,12 +16,15 @@ import java.util.Set;
  * @param object           the final object
  * @param nodeClass        the node class its object references
  * @param requirementsPath where the object holds its node requirements
+ * @param defaulted        how many of its requirements, the last ones, the release's admission webhook adds to a
+ *                         pool written without them (ApiGeneration#admissionDefaults): no setting wrote them
  */
 public record RenderedPool(
         PoolSettings settings,
         KubernetesObject<Map<String, Object>> object,
         RenderedNodeClass nodeClass,
-        List<String> requirementsPath) {
+        List<String> requirementsPath,
+        int defaulted) {
 
     public String name() {
         return settings.name();

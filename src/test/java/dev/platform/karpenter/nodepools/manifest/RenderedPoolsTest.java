@@ -373,6 +373,60 @@ class RenderedPoolsTest {
     // --- Derived facts ---------------------------------------------------------------------------------------
 
     /**
+     * Karpenter v0.30 and v0.31 store a Provisioner with the requirements their webhook adds where none is written
+     * (upstream's v1alpha5 Provisioner.SetDefaults): linux, amd64, on-demand, and c, m, r above generation 2 unless a
+     * requirement names the instance type, family, category or generation. The rendered Provisioner carries them.
+     */
+    @Test
+    void aProvisionerCarriesTheRequirementsKarpentersWebhookAdds() {
+        ClusterConfig familyOnly = config(
+                TestConfigs.V0,
+                "node_pool_spec = { requirements = [{ key = \"karpenter.k8s.aws/instance-family\", operator = \"In\","
+                        + " values = [\"m6i\"] }] }");
+        JsonNode requirements =
+                Rendered.spec(familyOnly, "Provisioner", "default").path("requirements");
+        assertThat(requirements.findValuesAsText("key"))
+                .containsExactly(
+                        "karpenter.k8s.aws/instance-family",
+                        "kubernetes.io/os",
+                        "kubernetes.io/arch",
+                        "karpenter.sh/capacity-type");
+        assertThat(requirements.get(2).path("values").get(0).asText()).isEqualTo("amd64");
+        assertThat(RenderedPools.of(familyOnly).pools().get(0).defaulted()).isEqualTo(3);
+        assertThat(RenderedPools.of(familyOnly).allowsSpot()).isFalse();
+
+        ClusterConfig sizeOnly = config(
+                TestConfigs.V0,
+                "node_pool_spec = { requirements = [{ key = \"karpenter.k8s.aws/instance-cpu\", operator = \"Lt\","
+                        + " values = [\"5\"] }] }");
+        assertThat(Rendered.spec(sizeOnly, "Provisioner", "default")
+                        .path("requirements")
+                        .findValuesAsText("key"))
+                .containsExactly(
+                        "karpenter.k8s.aws/instance-cpu",
+                        "kubernetes.io/os",
+                        "kubernetes.io/arch",
+                        "karpenter.sh/capacity-type",
+                        "karpenter.k8s.aws/instance-category",
+                        "karpenter.k8s.aws/instance-generation");
+    }
+
+    /** The typed settings write every requirement the webhook would add, and NodePools (v1beta1 on) get none added. */
+    @Test
+    void typedProvisionersAndNodePoolsGetNothingAdded() {
+        assertThat(RenderedPools.of(config(TestConfigs.V0)).pools().get(0).defaulted())
+                .isZero();
+        ClusterConfig nodePool = config(
+                V1,
+                "node_pool_spec = { template = { spec = { requirements = [{ key ="
+                        + " \"karpenter.k8s.aws/instance-family\", operator = \"In\", values = [\"m6i\"] }] } } }");
+        assertThat(Rendered.spec(nodePool, "NodePool", "default")
+                        .at("/template/spec/requirements")
+                        .findValuesAsText("key"))
+                .containsExactly("karpenter.k8s.aws/instance-family");
+    }
+
+    /**
      * What a pool may launch, from a node_pools entry's spec alone, whatever the typed settings say (capacity_types
      * on-demand everywhere): the spot service-linked role and the reservation gate follow the spec.
      */
