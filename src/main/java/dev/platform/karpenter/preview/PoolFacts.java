@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What the evaluation reads of one pool as it will be applied: the pool object of the newest API generation the
@@ -61,7 +62,10 @@ public record PoolFacts(
     }
 
     private static PoolFacts of(
-            KubernetesObject<Map<String, Object>> pool, String setting, Map<String, Object> nodeClass, int defaulted) {
+            KubernetesObject<Map<String, Object>> pool,
+            String setting,
+            Map<String, Object> nodeClass,
+            List<ApiGeneration.AdmissionDefault> defaulted) {
         Map<String, Object> spec = pool.spec();
         boolean provisioner =
                 pool.kind().equals(ApiGeneration.V1ALPHA5.kinds().pool().kind());
@@ -69,7 +73,8 @@ public record PoolFacts(
                 provisioner ? spec : map(map(spec.get("template")).get("spec"));
         String requirementsAt = provisioner ? "requirements" : "template.spec.requirements";
         List<LabelRequirement> requirements = requirements(list(template.get("requirements")), requirementsAt);
-        for (int i = requirements.size() - defaulted; i < requirements.size(); i++) {
+        int firstDefault = requirements.size() - defaulted.size();
+        for (int i = firstDefault; i < requirements.size(); i++) {
             LabelRequirement added = requirements.get(i);
             requirements.set(
                     i,
@@ -78,8 +83,12 @@ public record PoolFacts(
                             added.operator(),
                             added.values(),
                             added.minValues(),
-                            added.where() + ", which Karpenter adds to a " + pool.kind()
-                                    + " that has no requirement on " + added.key()));
+                            added.where() + ", which Karpenter adds to a " + pool.kind() + " without a requirement on "
+                                    + String.join(
+                                            " or ",
+                                            new TreeSet<>(defaulted
+                                                    .get(i - firstDefault)
+                                                    .unlessAnyOf()))));
         }
         Map<String, Object> labels = provisioner
                 ? map(spec.get("labels"))

@@ -125,7 +125,7 @@ class PreviewCommandTest {
         assertThat(pool.path("ceiling_usd_per_month").decimalValue()).isZero();
         assertThat(pool.path("refusals").get(0).asText())
                 .contains("requirement kubernetes.io/arch In [amd64] (requirements[2], which Karpenter adds to a"
-                        + " Provisioner that has no requirement on kubernetes.io/arch) leaves none");
+                        + " Provisioner without a requirement on kubernetes.io/arch) leaves none");
         assertThat(console.stderr()).contains("reading " + arm + " (named on the command line)");
     }
 

@@ -107,56 +107,54 @@ public abstract sealed class GenerationManifests implements NodePoolManifests
         TypedPool typed = SpecRules.typedPool(pool, nodeClass);
         Map<String, Object> typedSpec = ManifestYaml.tree(poolSpec(typed));
         Map<String, Object> written = SpecMerge.over(typedSpec, pool.spec());
-        Map<String, Object> admitted = admitted(written);
+        List<ApiGeneration.AdmissionDefault> defaulted = admissionDefaults(written);
         RenderedPool rendered = new RenderedPool(
                 pool,
-                poolType.named(metadata(pool.name(), pool.metadata()), admitted),
+                poolType.named(metadata(pool.name(), pool.metadata()), withDefaults(written, defaulted)),
                 nodeClass,
                 requirementsPath(),
-                requirementCount(admitted) - requirementCount(written));
+                defaulted);
         SpecRules.requireTypedKept(rendered, typedSpec, typedPaths());
         SpecRules.requireAgreement(rendered);
         return rendered;
     }
 
     /**
-     * {@code spec} as the release's admission webhook stores it: with the requirements it adds to a pool written
-     * without them (v1alpha5: linux, amd64, on-demand, and c, m, r of generation 3 on where no requirement names an
-     * instance type, family, category or generation). Karpenter reads the stored object, so the rendered one says
-     * the same, and the preview, the checks and the derived facts read what Karpenter will.
+     * The requirements the release's admission webhook adds to a pool written as {@code spec} (v1alpha5: linux,
+     * amd64, on-demand, and c, m, r of generation 3 on where no requirement names an instance type, family, category
+     * or generation). Karpenter reads the stored object, so the rendered one carries them too, and the preview, the
+     * checks and the derived facts read what Karpenter will.
      */
-    private Map<String, Object> admitted(Map<String, Object> spec) {
-        if (generation.admissionDefaults().isEmpty()) {
+    private List<ApiGeneration.AdmissionDefault> admissionDefaults(Map<String, Object> spec) {
+        Set<Object> keys = new HashSet<>();
+        if (SpecRules.at(spec, requirementsPath()) instanceof List<?> requirements) {
+            requirements.forEach(requirement -> {
+                if (requirement instanceof Map<?, ?> map) {
+                    keys.add(map.get("key"));
+                }
+            });
+        }
+        return generation.admissionDefaults().stream()
+                .filter(added -> added.unlessAnyOf().stream().noneMatch(keys::contains))
+                .toList();
+    }
+
+    /** {@code spec} with {@code defaults} appended to its requirements, as the webhook stores it. */
+    private Map<String, Object> withDefaults(Map<String, Object> spec, List<ApiGeneration.AdmissionDefault> defaults) {
+        if (defaults.isEmpty()) {
             return spec;
         }
         List<Object> requirements = SpecRules.at(spec, requirementsPath()) instanceof List<?> written
                 ? new ArrayList<>(written)
                 : new ArrayList<>();
-        Set<Object> keys = new HashSet<>();
-        requirements.forEach(requirement -> {
-            if (requirement instanceof Map<?, ?> map) {
-                keys.add(map.get("key"));
-            }
-        });
-        int written = requirements.size();
-        for (ApiGeneration.AdmissionDefault added : generation.admissionDefaults()) {
-            if (added.unlessAnyOf().stream().noneMatch(keys::contains)) {
-                requirements.add(ManifestYaml.tree(new Requirement(added.key(), added.operator(), added.values())));
-            }
-        }
-        if (requirements.size() == written) {
-            return spec;
-        }
+        defaults.forEach(added ->
+                requirements.add(ManifestYaml.tree(new Requirement(added.key(), added.operator(), added.values()))));
         Map<String, Object> overlay =
                 Map.of(requirementsPath().get(requirementsPath().size() - 1), requirements);
         for (int i = requirementsPath().size() - 2; i >= 0; i--) {
             overlay = Map.of(requirementsPath().get(i), overlay);
         }
         return SpecMerge.over(spec, overlay);
-    }
-
-    private int requirementCount(Map<String, Object> spec) {
-        return SpecRules.at(spec, requirementsPath()) instanceof List<?> requirements ? requirements.size() : 0;
     }
 
     /** The same for the node class: its tags, and the discovery tag its subnets are selected by. */

@@ -2,6 +2,7 @@ package dev.platform.karpenter.nodepools.manifest;
 
 import dev.platform.karpenter.config.PoolCapacity;
 import dev.platform.karpenter.config.PoolSettings;
+import dev.platform.karpenter.release.ApiGeneration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,15 +17,15 @@ import java.util.Set;
  * @param object           the final object
  * @param nodeClass        the node class its object references
  * @param requirementsPath where the object holds its node requirements
- * @param defaulted        how many of its requirements, the last ones, the release's admission webhook adds to a
- *                         pool written without them (ApiGeneration#admissionDefaults): no setting wrote them
+ * @param defaulted        the requirements the release's admission webhook adds to it (ApiGeneration#admissionDefaults),
+ *                         which no setting wrote: the last of its requirements, in this order
  */
 public record RenderedPool(
         PoolSettings settings,
         KubernetesObject<Map<String, Object>> object,
         RenderedNodeClass nodeClass,
         List<String> requirementsPath,
-        int defaulted) {
+        List<ApiGeneration.AdmissionDefault> defaulted) {
 
     public String name() {
         return settings.name();

@@ -392,7 +392,7 @@ class RenderedPoolsTest {
                         "kubernetes.io/arch",
                         "karpenter.sh/capacity-type");
         assertThat(requirements.get(2).path("values").get(0).asText()).isEqualTo("amd64");
-        assertThat(RenderedPools.of(familyOnly).pools().get(0).defaulted()).isEqualTo(3);
+        assertThat(RenderedPools.of(familyOnly).pools().get(0).defaulted()).hasSize(3);
         assertThat(RenderedPools.of(familyOnly).allowsSpot()).isFalse();
 
         ClusterConfig sizeOnly = config(
@@ -415,7 +415,7 @@ class RenderedPoolsTest {
     @Test
     void typedProvisionersAndNodePoolsGetNothingAdded() {
         assertThat(RenderedPools.of(config(TestConfigs.V0)).pools().get(0).defaulted())
-                .isZero();
+                .isEmpty();
         ClusterConfig nodePool = config(
                 V1,
                 "node_pool_spec = { template = { spec = { requirements = [{ key ="
