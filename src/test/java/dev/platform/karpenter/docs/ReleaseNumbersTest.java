@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The newest release's number is written by hand in one place, its row of the release table: everything else derives
- * it, so adding a release leaves no text stale. Allowed besides: generated files, the changelog, upstream files and
- * their provenance, and tests about that very release.
+ * it, so adding a release leaves no text stale. Allowed besides: generated files and generated parts of a file, the
+ * changelog, upstream files and their provenance, and tests about that very release.
  */
 class ReleaseNumbersTest {
     /** Where the number may stand, by path prefix, and why. */
@@ -48,8 +48,12 @@ class ReleaseNumbersTest {
                 continue;
             }
             List<String> lines = Files.readAllLines(path, StandardCharsets.ISO_8859_1);
+            boolean generated = false;
             for (int i = 0; i < lines.size(); i++) {
-                if (number.matcher(lines.get(i)).find()) {
+                // A generated part of a hand-written file (the README's preview) may name it too.
+                generated = lines.get(i).contains(ReferenceDocs.README_BEGIN)
+                        || generated && !lines.get(i).contains(ReferenceDocs.README_END);
+                if (!generated && number.matcher(lines.get(i)).find()) {
                     found.add(file + ":" + (i + 1) + ": " + lines.get(i).strip());
                 }
             }
