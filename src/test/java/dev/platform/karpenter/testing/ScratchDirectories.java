@@ -1,11 +1,10 @@
 package dev.platform.karpenter.testing;
 
+import dev.platform.karpenter.synth.OutputDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * Temporary directories of this test JVM, all under one root that a shutdown hook deletes. A synthesis held in a
@@ -28,16 +27,7 @@ public final class ScratchDirectories {
 
     /** Deletes {@code dir} and everything in it; a directory already gone is fine. */
     public static void delete(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(file);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        OutputDirectory.deleteRecursively(dir);
     }
 
     private static Path createRoot() {
