@@ -102,6 +102,9 @@ class OutputDirectoryUnderKillsIT {
                         // As libexec/app starts a synth (C1 only, the serial collector), and its workers inherit them.
                         "-XX:TieredStopAtLevel=1",
                         "-XX:+UseSerialGC",
+                        // jsii unpacks its modules into the temporary directory and deletes them at exit, which a
+                        // killed run never reaches: kept inside the test's directory, they go with it.
+                        "-Djava.io.tmpdir=" + Files.createDirectories(project.resolve("tmp")),
                         "-cp",
                         System.getProperty("java.class.path"),
                         Main.class.getName())
