@@ -107,6 +107,81 @@ class PreviewCommandTest {
         assertThat(size.at("/cheapest/type").asText()).isEqualTo("c7a.medium");
     }
 
+    /**
+     * Every operator, from the typed settings of node_pools and from an upstream spec, on the newest release. The
+     * counts, families and cheapest types were found by a script over upstream's instance-types.md and pricing file
+     * at the catalogue's commit, applying node affinity's semantics (NotIn and DoesNotExist accept a type without the
+     * label; In, Exists, Gt and Lt need it).
+     */
+    @Test
+    void everyOperatorMatchesAnIndependentCount() throws IOException {
+        Path pools = dir.resolve("pools.tfvars");
+        Files.writeString(pools, TestConfigs.tfvarsFor("pools", "eu-west-1", TestConfigs.V1, """
+                        node_pool_spec = { template = { spec = { requirements = [
+                          { key = "karpenter.k8s.aws/instance-category", operator = "In", values = ["c", "m"] },
+                          { key = "karpenter.k8s.aws/instance-memory", operator = "Lt", values = ["8193"] },
+                          { key = "kubernetes.io/arch", operator = "In", values = ["arm64", "amd64"] }
+                        ] } } }
+                        node_pools = [
+                          { name = "families", architectures = ["amd64", "arm64"], instance_categories = [],
+                            instance_generation_min = 1, node_requirements = [
+                              { key = "karpenter.k8s.aws/instance-family", operator = "In",
+                                values = ["m6i", "m7g", "r8g", "c5n"] },
+                              { key = "karpenter.k8s.aws/instance-size", operator = "NotIn",
+                                values = ["metal", "metal-24xl", "metal-48xl"] } ] },
+                          { name = "sized", architectures = ["arm64"], instance_categories = ["m", "r", "x"],
+                            node_requirements = [
+                              { key = "karpenter.k8s.aws/instance-cpu", operator = "Gt", values = ["7"] },
+                              { key = "karpenter.k8s.aws/instance-cpu", operator = "Lt", values = ["33"] },
+                              { key = "karpenter.k8s.aws/instance-memory", operator = "Gt", values = ["65536"] },
+                              { key = "karpenter.k8s.aws/instance-gpu-count", operator = "DoesNotExist" } ] },
+                          { name = "gpu", instance_categories = [], node_requirements = [
+                              { key = "karpenter.k8s.aws/instance-gpu-manufacturer", operator = "In",
+                                values = ["nvidia"] },
+                              { key = "karpenter.k8s.aws/instance-gpu-name", operator = "NotIn",
+                                values = ["t4", "k80"] } ] },
+                          { name = "nvme", architectures = ["amd64", "arm64"], instance_categories = ["i", "d", "c", "m"],
+                            instance_generation_min = 6, node_requirements = [
+                              { key = "karpenter.k8s.aws/instance-local-nvme", operator = "Exists" },
+                              { key = "karpenter.k8s.aws/instance-hypervisor", operator = "In", values = ["nitro"] },
+                              { key = "karpenter.k8s.aws/instance-cpu-manufacturer", operator = "NotIn",
+                                values = ["intel"] },
+                              { key = "topology.kubernetes.io/zone", operator = "In", values = ["eu-west-1a"] } ] },
+                          { name = "flex", instance_categories = ["c", "m", "r", "t"], node_requirements = [
+                              { key = "karpenter.k8s.aws/instance-capability-flex", operator = "In", values = ["true"] },
+                              { key = "karpenter.k8s.aws/instance-network-bandwidth", operator = "Gt",
+                                values = ["1000"] },
+                              { key = "karpenter.k8s.aws/instance-encryption-in-transit-supported", operator = "In",
+                                values = ["true"] } ] }
+                        ]"""));
+        assertThat(run("--json", pools.toString())).isZero();
+        JsonNode document = Json.mapper().readTree(console.stdout()).at("/pools/pools");
+        record Expected(String pool, int count, String cheapest, String usdPerHour) {}
+        for (Expected expected : List.of(
+                new Expected("default", 129, "c6g.medium", "0.034"),
+                new Expected("families", 33, "m7g.medium", "0.0408"),
+                new Expected("sized", 29, "x8g.2xlarge", "0.7816"),
+                new Expected("gpu", 46, "g6f.large", "0.202"),
+                new Expected("nvme", 80, "c6gd.medium", "0.0384"),
+                new Expected("flex", 25, "c7i-flex.2xlarge", "0.33915"))) {
+            JsonNode pool = document.path(expected.pool());
+            assertThat(pool.path("instance_types")).as(expected.pool()).hasSize(expected.count());
+            assertThat(pool.at("/cheapest/type").asText()).as(expected.pool()).isEqualTo(expected.cheapest());
+            assertThat(pool.at("/cheapest/usd_per_hour").decimalValue())
+                    .as(expected.pool())
+                    .isEqualByComparingTo(expected.usdPerHour());
+        }
+        assertThat(document.at("/nvme/families").toString())
+                .isEqualTo("[\"c6gd\",\"c7gd\",\"c8gd\",\"i8g\",\"i8ge\",\"m6gd\",\"m7gd\",\"m8gd\",\"m9gd\"]");
+        assertThat(document.at("/flex/families").toString())
+                .isEqualTo("[\"c7i-flex\",\"c8i-flex\",\"m7i-flex\",\"m8i-flex\",\"r8i-flex\"]");
+        assertThat(document.at("/flex/vcpu").toString()).isEqualTo("{\"min\":8,\"max\":64}");
+        assertThat(document.at("/nvme/narrowing_nothing").toString())
+                .contains("topology.kubernetes.io/zone In [eu-west-1a]");
+        // the spec's requirements replace the typed ones, capacity type included
+        assertThat(document.at("/default/narrowing_nothing")).isEmpty();
+    }
+
     /** A pool no type is left for names the default that empties it, and can spend nothing. */
     @Test
     void aDefaultThatLeavesNoTypeIsNamedAsKarpentersDefault() throws IOException {
