@@ -4,8 +4,10 @@ import dev.platform.karpenter.config.ConfigException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,9 +21,12 @@ import java.util.Optional;
  */
 public final class AdoptCommand {
     static final int EXIT_BAD_INPUT = 2;
-    static final String USAGE = "usage: bin/adopt --state FILE [--cluster NAME] [--removed FILE] | bin/adopt"
-            + " --cloudformation-stack FILE [--cluster NAME]";
-    private static final List<String> OPTIONS = List.of("--state", "--cluster", "--removed", "--cloudformation-stack");
+    static final String USAGE = "usage: bin/adopt --state FILE [--cluster NAME] [--removed FILE]"
+            + " [--helm-release NAMESPACE/NAME]... | bin/adopt --cloudformation-stack FILE [--cluster NAME]"
+            + " [--helm-release NAMESPACE/NAME]...";
+    private static final String HELM_RELEASE = "--helm-release";
+    private static final List<String> OPTIONS =
+            List.of("--state", "--cluster", "--removed", "--cloudformation-stack", HELM_RELEASE);
 
     private AdoptCommand() {}
 
@@ -35,23 +40,30 @@ public final class AdoptCommand {
             return 0;
         }
         try {
-            Map<String, String> options = parse(args);
+            List<String> helmReleases = new ArrayList<>();
+            Map<String, String> options = parse(args, helmReleases);
             Optional<String> cluster = Optional.ofNullable(options.get("--cluster"));
+            Optional<Path> removed =
+                    Optional.ofNullable(options.get("--removed")).map(workingDir::resolve);
+            if (removed.isPresent() && Files.exists(removed.get(), LinkOption.NOFOLLOW_LINKS)) {
+                // Another run's blocks (another cluster of the same state) would be lost, and the old root would
+                // then plan to destroy that cluster's resources.
+                throw new ConfigException("--removed " + ConfigException.quote(options.get("--removed"))
+                        + " exists: name a new file (each run writes the removed blocks of one cluster)");
+            }
             Findings findings;
             if (options.containsKey("--state")) {
                 Path state = existing(workingDir, options, "--state", "terraform show -json output or a .tfstate file");
                 findings = StateAdopter.adopt(
-                        OldState.read(state), state.getFileName().toString(), cluster);
+                        OldState.read(state), state.getFileName().toString(), cluster, helmReleases);
             } else {
                 Path resources = existing(
                         workingDir,
                         options,
                         "--cloudformation-stack",
                         "the output of aws cloudformation describe-stack-resources --stack-name NAME");
-                findings = CloudFormationAdopter.adopt(resources, cluster);
+                findings = CloudFormationAdopter.adopt(resources, cluster, helmReleases);
             }
-            Optional<Path> removed =
-                    Optional.ofNullable(options.get("--removed")).map(workingDir::resolve);
             if (removed.isPresent()) {
                 writeWhole(removed.get(), AdoptionText.removedBlocks(findings));
             }
@@ -64,7 +76,8 @@ public final class AdoptCommand {
         }
     }
 
-    private static Map<String, String> parse(String[] args) {
+    /** The options given once, by name; each --helm-release's value goes to {@code helmReleases}. */
+    private static Map<String, String> parse(String[] args, List<String> helmReleases) {
         Map<String, String> options = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (!OPTIONS.contains(args[i])) {
@@ -73,7 +86,13 @@ public final class AdoptCommand {
             if (i + 1 == args.length) {
                 throw new ConfigException(args[i] + " needs a value; " + USAGE);
             }
-            options.put(args[i], args[++i]);
+            if (args[i].equals(HELM_RELEASE)) {
+                helmReleases.add(args[++i]);
+            } else if (options.put(args[i], args[i + 1]) != null) {
+                throw new ConfigException(args[i] + " is given twice; " + USAGE);
+            } else {
+                i++;
+            }
         }
         if (options.containsKey("--state") == options.containsKey("--cloudformation-stack")) {
             throw new ConfigException("give one of --state FILE and --cloudformation-stack FILE; " + USAGE);
@@ -127,7 +146,11 @@ public final class AdoptCommand {
                 "  --cluster NAME  the cluster to adopt, when the state holds several",
                 "  --removed FILE  write the old root's removed blocks there (Terraform 1.7+): with them the old"
                         + " root forgets",
-                "                  every adopted resource and destroys nothing",
+                "                  every adopted resource and destroys nothing; FILE must not exist yet",
+                "  --helm-release NAMESPACE/NAME  a karpenter or karpenter-crd release installed with the Helm CLI"
+                        + " (helm list -A),",
+                "                  which no state holds: it is imported, not installed a second time; once per"
+                        + " release",
                 "Standard output: the tfvars lines to add (the adopt setting and the names to keep). Standard error:"
                         + " what was found,",
                 "what is not taken over and why, and the steps in order. Bad input: one line, exit status 2,"

@@ -39,6 +39,9 @@ final class AdoptionText {
     static List<String> tfvars(Findings findings) {
         List<String> lines = new ArrayList<>();
         lines.add("# bin/adopt: cluster " + findings.cluster + ", from " + findings.source);
+        if (!findings.namespace.equals(Findings.DEFAULT_NAME)) {
+            lines.add("karpenter_namespace = " + ConfigException.quoteWhole(findings.namespace));
+        }
         findings.settings.forEach((key, value) -> lines.add(key + " = " + value));
         lines.add(SettingsCatalogue.ADOPT.key() + " = {");
         adopt(findings).forEach((key, value) -> {
@@ -94,11 +97,12 @@ final class AdoptionText {
         if (findings.cloudFormationStack != null) {
             String stack = findings.cloudFormationStack;
             lines.add("  " + step++ + ". CloudFormation: keep every resource when the stack goes: aws cloudformation"
-                    + " get-template --stack-name " + stack + " --query TemplateBody > template.yaml; add"
-                    + " 'DeletionPolicy: Retain' to each resource; aws cloudformation update-stack --stack-name "
+                    + " get-template --stack-name " + stack + " --query TemplateBody --output text > template.yaml;"
+                    + " add 'DeletionPolicy: Retain' to each resource; aws cloudformation update-stack --stack-name "
                     + stack + " --template-body file://template.yaml --capabilities CAPABILITY_NAMED_IAM (with the"
-                    + " stack's parameters); then aws cloudformation delete-stack --stack-name " + stack
-                    + " (its resources stay).");
+                    + " stack's parameters); only once aws cloudformation wait stack-update-complete --stack-name "
+                    + stack + " succeeds, aws cloudformation delete-stack --stack-name " + stack
+                    + " (its resources stay; without the retained policies it would delete them).");
         } else {
             lines.add("  " + step++ + ". Old root: delete the blocks of the resources in "
                     + (removedWritten ? "the removed file" : "--removed FILE (run again with it)")
@@ -113,8 +117,17 @@ final class AdoptionText {
             lines.add("  " + step++ + ". Let the karpenter-crd release own the CRDs the karpenter chart installed: "
                     + HelmOwnership.crdCommand(findings.namespace));
         }
-        lines.add("  " + step++ + ". " + stacks.formatted("plan") + "karpenter, then " + stacks.formatted("apply")
-                + "karpenter: the Helm releases are imported and upgraded in place.");
+        if (findings.helmReleases.isEmpty()) {
+            lines.add("  " + step++ + ". " + stacks.formatted("plan") + "karpenter, then " + stacks.formatted("apply")
+                    + "karpenter: it installs the controller in namespace " + findings.namespace + ". If Karpenter"
+                    + " already runs from a Helm CLI install (helm list -A), run bin/adopt again with --helm-release"
+                    + " NAMESPACE/karpenter (and NAMESPACE/karpenter-crd if listed) instead: otherwise a second"
+                    + " controller starts beside the running one.");
+        } else {
+            lines.add("  " + step++ + ". " + stacks.formatted("plan") + "karpenter, then " + stacks.formatted("apply")
+                    + "karpenter: the Helm releases " + String.join(", ", findings.helmReleases)
+                    + " are imported and upgraded in place.");
+        }
         if (!findings.nodePoolObjects.isEmpty()) {
             lines.add("  " + step++ + ". Let the node-pools release own the existing pools (Helm adopts labelled"
                     + " objects; nothing is deleted, no node drains):");

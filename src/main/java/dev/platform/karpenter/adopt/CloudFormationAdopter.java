@@ -11,6 +11,7 @@ import dev.platform.karpenter.release.InterruptionEvents;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -39,7 +40,8 @@ final class CloudFormationAdopter {
 
     private CloudFormationAdopter() {}
 
-    static Findings adopt(Path file, Optional<String> cluster) {
+    /** @param helmCliReleases the karpenter releases the Helm CLI installed beside the stack (--helm-release) */
+    static Findings adopt(Path file, Optional<String> cluster, List<String> helmCliReleases) {
         String fileName = file.getFileName().toString();
         JsonNode resources;
         try {
@@ -64,9 +66,18 @@ final class CloudFormationAdopter {
             throw new ConfigException(fileName + ": stack " + stackName + " is not Karpenter's getting-started"
                     + " stack: it has neither KarpenterNodeRole nor KarpenterInterruptionQueue");
         }
-        String name = cluster.orElseGet(() -> nodeRole != null && nodeRole.startsWith(NODE_ROLE_PREFIX)
-                ? nodeRole.substring(NODE_ROLE_PREFIX.length())
-                : queueUrl.substring(queueUrl.lastIndexOf('/') + 1));
+        String name;
+        if (cluster.isPresent()) {
+            name = cluster.get();
+        } else if (nodeRole != null && nodeRole.startsWith(NODE_ROLE_PREFIX)) {
+            name = nodeRole.substring(NODE_ROLE_PREFIX.length());
+        } else if (queueUrl != null) {
+            name = queueUrl.substring(queueUrl.lastIndexOf('/') + 1);
+        } else {
+            throw new ConfigException(fileName + ": stack " + stackName + " names its node role " + nodeRole
+                    + ", not KarpenterNodeRole-CLUSTER, and has no queue, so its cluster is unknown: name it with"
+                    + " --cluster NAME");
+        }
         Findings findings = new Findings(name, fileName);
         findings.found.add("CloudFormation stack " + stackName + ": Karpenter's getting-started template, "
                 + byLogicalId.size() + " resources");
@@ -97,6 +108,7 @@ final class CloudFormationAdopter {
             }
         });
         findings.cloudFormationStack = stackName;
+        findings.helmCliReleases(helmCliReleases);
         return findings;
     }
 }

@@ -64,12 +64,34 @@ enum ModuleVersion {
         return own.contains(local) || SHARED.contains(local);
     }
 
-    /** Whether a module instance's resources look like any version of the karpenter module. */
+    /** Addresses no other module of terraform-aws-modules declares: the controller's role, policy and association. */
+    private static final Set<String> KARPENTER_ONLY = Set.of(
+            "aws_iam_role.irsa",
+            "aws_iam_policy.irsa",
+            "aws_iam_role.controller",
+            "aws_iam_policy.controller",
+            "aws_iam_role_policy.controller",
+            "aws_eks_pod_identity_association.karpenter");
+
+    /**
+     * Whether a module instance is the karpenter module. Other modules of the same root share its generic addresses
+     * ({@code aws_iam_role.this} in the eks module and its node group modules, {@code aws_sqs_queue.this} in the sqs
+     * module), so it takes an address only the karpenter module declares, or resources that some version declares
+     * all of, with a node role or a rule for an event Karpenter handles (v19 without IRSA).
+     */
     static boolean isKarpenterModule(List<Resource> resources) {
-        return resources.stream()
-                .filter(Resource::managed)
-                .anyMatch(
-                        r -> SHARED.contains(r.local()) || V19.own.contains(r.local()) || V21.own.contains(r.local()));
+        List<Resource> managed = resources.stream().filter(Resource::managed).toList();
+        if (managed.stream().anyMatch(r -> KARPENTER_ONLY.contains(r.local()))) {
+            return true;
+        }
+        return !managed.isEmpty()
+                && of(resources).isPresent()
+                && managed.stream()
+                        .anyMatch(r -> r.local().equals(V19.nodeRole)
+                                || r.local().equals(V20.nodeRole)
+                                || (r.local().equals("aws_cloudwatch_event_rule.this")
+                                        && StateAdopter.eventOf(r.text("event_pattern"))
+                                                .isPresent()));
     }
 
     /**

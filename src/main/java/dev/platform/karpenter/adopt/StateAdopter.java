@@ -35,8 +35,10 @@ final class StateAdopter {
     /**
      * @param stateName the state file's name, for messages
      * @param cluster   the cluster to adopt, required when the state holds several
+     * @param helmCliReleases releases installed with the Helm CLI (--helm-release), which the state cannot hold
      */
-    static Findings adopt(List<Resource> resources, String stateName, Optional<String> cluster) {
+    static Findings adopt(
+            List<Resource> resources, String stateName, Optional<String> cluster, List<String> helmCliReleases) {
         Map<String, List<Resource>> modules = new LinkedHashMap<>();
         for (Resource resource : resources) {
             modules.computeIfAbsent(resource.module(), m -> new ArrayList<>()).add(resource);
@@ -108,11 +110,74 @@ final class StateAdopter {
                 findings.forget(pool.resourceAddress());
             }
         }
+        findings.helmCliReleases(helmCliReleases);
+        identity(findings);
         return findings;
+    }
+
+    /**
+     * The identity and service account the project's trust must name: the running controller's, read from its
+     * role's trust (a Pod Identity association in the state settles the identity). The project's trust names one
+     * identity and one service account, so anything else would take the controller's credentials at the first apply.
+     */
+    private static void identity(Findings findings) {
+        boolean association = findings.associatedServiceAccount != null;
+        if (findings.controllerTrust == null && !association) {
+            return;
+        }
+        // Without a role of its own the association's module was given one: its trust is not for the project.
+        ControllerTrust trust = findings.controllerTrust == null
+                ? new ControllerTrust(true, false, List.of())
+                : findings.controllerTrust;
+        String role = "the controller role " + findings.adopt.getOrDefault(CONTROLLER_ROLE, "");
+        String findAssociation = "aws eks list-pod-identity-associations --cluster-name " + findings.cluster;
+        if (!association && trust.podIdentity() && trust.irsa()) {
+            findings.checks.add(role + " trusts both IRSA and EKS Pod Identity, and the project's trusts one:"
+                    + " controller_identity must name the one the controller's pods use (their environment holds"
+                    + " AWS_WEB_IDENTITY_TOKEN_FILE for IRSA, AWS_CONTAINER_CREDENTIALS_FULL_URI for Pod Identity);"
+                    + " for pod_identity, add its association to adopt (" + findAssociation + ")");
+        } else if (!association && trust.podIdentity()) {
+            findings.settings.put("controller_identity", "\"pod_identity\"");
+            findings.checks.add(role + " trusts EKS Pod Identity, but its association is not in " + findings.source
+                    + ": find it with " + findAssociation + " and add pod_identity_association = \""
+                    + findings.cluster + ",<associationId>\" to adopt (EKS refuses a second association for the"
+                    + " service account)");
+        } else if (!trust.podIdentity() && !trust.irsa()) {
+            findings.checks.add(role + " trusts neither IRSA nor EKS Pod Identity: the project replaces its trust"
+                    + " with controller_identity's, so check that the controller gets its credentials that way");
+        }
+        List<String> accounts = association
+                ? List.of(findings.associatedServiceAccount)
+                : trust.irsa() ? trust.serviceAccounts() : List.of();
+        if (accounts.size() == 1 && accounts.get(0).matches("[^:*?]+:[^:*?]+")) {
+            serviceAccount(findings, accounts.get(0), association ? "the Pod Identity association" : role);
+        } else if (!accounts.isEmpty()) {
+            findings.checks.add(role + " trusts the service accounts " + String.join(", ", accounts)
+                    + ", and the project's trusts one: karpenter_namespace and karpenter_service_account must name"
+                    + " the controller's");
+        }
+    }
+
+    /** The controller's service account, {@code namespace:name}, as the two settings (printed off their defaults). */
+    private static void serviceAccount(Findings findings, String account, String source) {
+        String namespace = account.substring(0, account.indexOf(':'));
+        String name = account.substring(account.indexOf(':') + 1);
+        if (!findings.helmReleases.isEmpty() && !findings.namespace.equals(namespace)) {
+            findings.checks.add(source + " names the service account " + account + ", but the Helm release runs in "
+                    + findings.namespace + ": the project's identity names karpenter_namespace, so the controller"
+                    + " must use a service account of that namespace");
+        } else {
+            findings.namespace = namespace;
+        }
+        if (!name.equals(Findings.DEFAULT_NAME)) {
+            findings.settings.put("karpenter_service_account", ConfigException.quoteWhole(name));
+        }
     }
 
     private static void mapModule(
             Findings findings, String module, ModuleVersion version, List<Resource> resources, String stateName) {
+        boolean makesNodeRole =
+                resources.stream().anyMatch(r -> r.managed() && r.local().equals(version.nodeRole));
         for (Resource r : resources) {
             if (!r.managed()) {
                 continue;
@@ -123,6 +188,7 @@ final class StateAdopter {
                 requireRootPath(r, stateName, "controller role");
                 // The role keeps its name through adopt, generated or not, so irsa_use_name_prefix stays as it is.
                 findings.adopt.put(CONTROLLER_ROLE, r.text("name"));
+                findings.controllerTrust = ControllerTrust.of(r.text("assume_role_policy"));
             } else if (local.equals(version.nodeRole)) {
                 requireRootPath(r, stateName, "node role");
                 findings.adopt.put(NODE_ROLE, r.text("name"));
@@ -135,10 +201,21 @@ final class StateAdopter {
             } else if (local.equals("aws_eks_pod_identity_association.karpenter")) {
                 findings.adopt.put(POD_IDENTITY_ASSOCIATION, r.text("cluster_name") + "," + r.text("association_id"));
                 findings.settings.put("controller_identity", "\"pod_identity\"");
-                findings.checks.add("karpenter_namespace and karpenter_service_account must be " + r.text("namespace")
-                        + " and " + r.text("service_account"));
-            } else if (local.equals("aws_eks_access_entry.node")) {
+                findings.associatedServiceAccount = r.text("namespace") + ":" + r.text("service_account");
+            } else if (local.equals("aws_eks_access_entry.node") && makesNodeRole) {
                 findings.adopt.put(NODE_ACCESS_ENTRY, r.text("cluster_name") + ":" + r.text("principal_arn"));
+                if (!r.text("type").isEmpty() && !r.text("type").equals("EC2_LINUX")) {
+                    findings.checks.add("the node role's access entry is of type " + r.text("type") + ": the"
+                            + " project's is EC2_WINDOWS only while a pool launches Windows, else EC2_LINUX, and a"
+                            + " change of type replaces the entry");
+                }
+            } else if (local.equals("aws_eks_access_entry.node")) {
+                // The entry of a node role the module was given (create_node_iam_role = false): the project cannot
+                // import it, and a second entry for the role would fail, so it stays in EKS, unmanaged.
+                findings.settings.put("iam_role_arn", ConfigException.quoteWhole(r.text("principal_arn")));
+                findings.settings.put("iam_role_access_entry", "false");
+                findings.notMapped.add(r.address() + ": the access entry of the node role the module was given; it"
+                        + " stays in EKS, unmanaged (iam_role_access_entry = false: the project makes no second)");
             } else if (local.equals("aws_sqs_queue.this")) {
                 if (r.attributes().path("fifo_queue").asBoolean(false)) {
                     throw new ConfigException(stateName + ": " + r.address() + " is a FIFO queue, which the project"
@@ -190,8 +267,7 @@ final class StateAdopter {
         findings.helmReleases.add(namespace + "/" + name);
         findings.found.add(release.address() + ": Helm release " + namespace + "/" + name + ", chart version "
                 + release.text("version"));
-        findings.checks.add("karpenter_namespace must be \"" + namespace + "\" and karpenter_chart_version the"
-                + " running \"" + release.text("version") + "\"");
+        findings.checks.add("karpenter_chart_version must be the running \"" + release.text("version") + "\"");
         findings.forget(release.resourceAddress());
     }
 

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.ControllerIdentity;
 import dev.platform.karpenter.testing.Console;
 import dev.platform.karpenter.testing.Json;
+import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,6 +109,7 @@ class AdoptCommandTest {
 
         assertThat(console.stdout()).isEqualTo("""
                 # bin/adopt: cluster eks-twentyone, from v21-hand-written.state.json
+                karpenter_namespace = "kube-system"
                 controller_identity = "pod_identity"
                 queue_name = "Karpenter-eks-twentyone"
                 create_iam_role = true
@@ -138,7 +142,125 @@ class AdoptCommandTest {
                 .contains("kubectl annotate ec2nodeclasses.karpenter.k8s.aws/default"
                         + " meta.helm.sh/release-name=karpenter-nodepools meta.helm.sh/release-namespace=kube-system"
                         + " --overwrite")
-                .contains("karpenter_namespace must be \"kube-system\"");
+                .contains("karpenter_chart_version must be the running \"1.6.0\"")
+                .contains("the Helm releases kube-system/karpenter are imported and upgraded in place");
+    }
+
+    /** v20's defaults: the role trusts EKS Pod Identity, whose association the module did not make. */
+    @Test
+    void aRoleTrustingPodIdentityKeepsPodIdentityAndSaysWhereItsAssociationIs() throws IOException {
+        assertThat(run("--state", v20Trusting("pod.json", POD_IDENTITY_TRUST).toString()))
+                .isZero();
+
+        assertThat(console.stdout()).contains("controller_identity = \"pod_identity\"\n");
+        assertThat(printedConfig("eks-twenty").iam().controllerIdentity()).isEqualTo(ControllerIdentity.POD_IDENTITY);
+        assertThat(console.stderr())
+                .contains("trusts EKS Pod Identity, but its association is not in pod.json: find it with aws eks"
+                        + " list-pod-identity-associations --cluster-name eks-twenty and add"
+                        + " pod_identity_association = \"eks-twenty,<associationId>\" to adopt");
+    }
+
+    @Test
+    void anIrsaTrustOfAnotherServiceAccountKeepsItsNamespaceAndName() throws IOException {
+        String trust = IRSA_TRUST.replace(
+                "system:serviceaccount:karpenter:karpenter", "system:serviceaccount:kube-system:karpenter-controller");
+
+        assertThat(run("--state", v20Trusting("irsa.json", trust).toString())).isZero();
+
+        assertThat(console.stdout().lines().filter(line -> line.contains(" = ") && !line.startsWith(" ")))
+                .containsExactly(
+                        "karpenter_namespace = \"kube-system\"",
+                        "queue_name = \"Karpenter-eks-twenty\"",
+                        "karpenter_service_account = \"karpenter-controller\"",
+                        "adopt = {");
+        assertThat(console.stderr()).doesNotContain("controller_identity");
+        ClusterConfig printed = printedConfig("eks-twenty");
+        assertThat(printed.namespace()).isEqualTo("kube-system");
+        assertThat(printed.serviceAccount()).isEqualTo("karpenter-controller");
+        assertThat(printed.iam().controllerIdentity()).isEqualTo(ControllerIdentity.IRSA);
+    }
+
+    @Test
+    void aRoleTrustingBothIdentitiesOrSeveralServiceAccountsIsACheckNotAGuess() throws IOException {
+        String both = IRSA_TRUST.replace("}],\"Version\"", "}," + POD_IDENTITY_STATEMENT + "],\"Version\"");
+
+        assertThat(run("--state", v20Trusting("both.json", both).toString())).isZero();
+
+        assertThat(console.stdout()).doesNotContain("controller_identity").doesNotContain("karpenter_namespace");
+        assertThat(console.stderr()).contains("trusts both IRSA and EKS Pod Identity, and the project's trusts one");
+        console.reset();
+        String two = IRSA_TRUST.replace(
+                "\"system:serviceaccount:karpenter:karpenter\"",
+                "[\"system:serviceaccount:karpenter:karpenter\",\"system:serviceaccount:kube-system:karpenter\"]");
+
+        assertThat(run("--state", v20Trusting("two.json", two).toString())).isZero();
+
+        assertThat(console.stdout()).doesNotContain("karpenter_namespace");
+        assertThat(console.stderr())
+                .contains("trusts the service accounts karpenter:karpenter, kube-system:karpenter, and the project's"
+                        + " trusts one");
+    }
+
+    /** Upstream's own layout: the eks module, its node groups and the karpenter module in one root. */
+    @Test
+    void theEksModuleAndItsNodeGroupsInTheSameRootAreNotKarpenter() throws IOException {
+        String neighbours = """
+                {"module": "module.eks", "mode": "managed", "type": "aws_eks_cluster", "name": "this",
+                 "instances": [{"index_key": 0, "attributes": {"id": "eks-twentyone", "name": "eks-twentyone"}}]},
+                {"module": "module.eks", "mode": "managed", "type": "aws_iam_role", "name": "this",
+                 "instances": [{"index_key": 0, "attributes": {"id": "eks-twentyone-cluster", "name": "eks-twentyone-cluster", "path": "/"}}]},
+                {"module": "module.eks", "mode": "managed", "type": "aws_eks_access_entry", "name": "this",
+                 "instances": [{"index_key": "admin", "attributes": {"cluster_name": "eks-twentyone", "principal_arn": "arn:aws:iam::123456789012:role/admin"}}]},
+                {"module": "module.eks.module.eks_managed_node_group[\\"default\\"]", "mode": "managed", "type": "aws_iam_role", "name": "this",
+                 "instances": [{"index_key": 0, "attributes": {"id": "default-eks-node-group", "name": "default-eks-node-group", "path": "/"}}]},
+                {"module": "module.eks.module.eks_managed_node_group[\\"default\\"]", "mode": "managed", "type": "aws_eks_node_group", "name": "this",
+                 "instances": [{"index_key": 0, "attributes": {"cluster_name": "eks-twentyone", "node_group_name": "default"}}]},
+                {"module": "module.queue", "mode": "managed", "type": "aws_sqs_queue", "name": "this",
+                 "instances": [{"attributes": {"id": "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs", "name": "jobs"}}]},
+                """;
+        String state = Files.readString(STATES.resolve("v21-hand-written.state.json"))
+                .replaceFirst(
+                        "\"resources\": \\[",
+                        "\"resources\": [" + java.util.regex.Matcher.quoteReplacement(neighbours));
+        assertThat(state).contains("module.eks.module.eks_managed_node_group");
+        assertThat(run("--state", STATES.resolve("v21-hand-written.state.json").toString()))
+                .isZero();
+        String alone = console.stdout();
+        console.reset();
+
+        assertThat(run("--state", write("upstream-layout.json", state).toString(), "--removed", "removed.tf"))
+                .isZero();
+
+        assertThat(console.stdout()).isEqualTo(alone.replace("v21-hand-written.state.json", "upstream-layout.json"));
+        assertThat(removedFroms(dir.resolve("removed.tf")))
+                .noneSatisfy(from -> assertThat(from).startsWith("module.eks"))
+                .noneSatisfy(from -> assertThat(from).startsWith("module.queue"));
+    }
+
+    /** v20 given a node role (create_node_iam_role = false) still makes that role's access entry. */
+    @Test
+    void theAccessEntryOfAGivenNodeRoleStaysUnmanagedAndNoSecondIsMade() throws IOException {
+        String state = Files.readString(STATES.resolve("v21-hand-written.state.json"))
+                .replace(
+                        "\"type\": \"aws_iam_role\", \"name\": \"node\"",
+                        "\"type\": \"aws_iam_role\", \"name\": \"gone\"")
+                .replace(
+                        "\"module\": \"module.karpenter\", \"mode\": \"managed\", \"type\": \"aws_iam_role\", \"name\": \"gone\"",
+                        "\"module\": \"elsewhere\", \"mode\": \"managed\", \"type\": \"aws_iam_role\", \"name\": \"gone\"");
+        assertThat(state).contains("\"module\": \"elsewhere\"");
+
+        assertThat(run("--state", write("given-role.json", state).toString())).isZero();
+
+        assertThat(console.stdout())
+                .contains(
+                        "iam_role_arn = \"arn:aws:iam::123456789012:role/Karpenter-eks-twentyone-20250101000000000000000006\"\n")
+                .contains("iam_role_access_entry = false\n")
+                .doesNotContain("node_access_entry")
+                .doesNotContain("create_iam_role");
+        assertThat(console.stderr())
+                .contains("module.karpenter.aws_eks_access_entry.node[0]: the access entry of the"
+                        + " node role the module was given; it stays in EKS, unmanaged");
+        assertThat(printedConfig("eks-twentyone").iam().createNodeRole()).isFalse();
     }
 
     @Test
@@ -235,6 +357,10 @@ class AdoptCommandTest {
                 """);
         assertThat(console.stderr())
                 .contains("CloudFormation stack Karpenter-eks-cluster")
+                .contains("--query TemplateBody --output text > template.yaml")
+                .contains("If Karpenter already runs from a Helm CLI install (helm list -A), run bin/adopt again"
+                        + " with --helm-release NAMESPACE/karpenter")
+                .doesNotContain("are imported")
                 .contains("'DeletionPolicy: Retain'")
                 .contains("aws cloudformation delete-stack --stack-name Karpenter-eks-cluster")
                 .contains("aws iam delete-policy --policy-arn"
@@ -249,6 +375,87 @@ class AdoptCommandTest {
                 .isEqualTo(2);
         assertThat(console.stderr()).startsWith("error: --removed writes removed blocks for a Terraform root;");
         assertThat(dir.resolve("removed.tf")).doesNotExist();
+    }
+
+    /** Upstream's getting-started guide installs the chart with the Helm CLI, into kube-system. */
+    @Test
+    void aHelmCliReleaseNamedOnTheCommandLineIsImportedInItsNamespace() {
+        String stack =
+                STATES.resolve("cloudformation-v0.30.0-hand-written.json").toString();
+
+        assertThat(run("--cloudformation-stack", stack, "--helm-release", "kube-system/karpenter"))
+                .isZero();
+
+        assertThat(console.stdout())
+                .startsWith("# bin/adopt: cluster eks-cluster, from cloudformation-v0.30.0-hand-written.json\n"
+                        + "karpenter_namespace = \"kube-system\"\n")
+                .contains("  helm_releases = [\"kube-system/karpenter\"]\n");
+        assertThat(console.stderr())
+                .contains("the Helm releases kube-system/karpenter are imported and upgraded in place")
+                .contains("meta.helm.sh/release-namespace=kube-system")
+                .contains("karpenter_chart_version must be the running version (helm list -n kube-system)");
+
+        for (String[] bad : List.of(
+                new String[] {"--helm-release", "karpenter"},
+                new String[] {"--helm-release", "kube-system/karpenter", "--helm-release", "karpenter/karpenter-crd"},
+                new String[] {"--helm-release", "kube-system/karpenter", "--helm-release", "kube-system/karpenter"})) {
+            console.reset();
+            List<String> args = new java.util.ArrayList<>(List.of("--cloudformation-stack", stack));
+            args.addAll(List.of(bad));
+            assertThat(run(args.toArray(String[]::new)))
+                    .as(String.join(" ", bad))
+                    .isEqualTo(2);
+            assertThat(console.stderr())
+                    .as(String.join(" ", bad))
+                    .startsWith("error: --helm-release ")
+                    .hasLineCount(1);
+            assertThat(console.stdout()).isEmpty();
+        }
+    }
+
+    @Test
+    void aStackWhoseClusterCannotBeToldIsOneLine() throws IOException {
+        JsonNode stack = Json.read(STATES.resolve("cloudformation-v0.30.0-hand-written.json"));
+        ArrayNode kept = Json.mapper().createArrayNode();
+        for (JsonNode resource : stack.path("StackResources")) {
+            if (resource.path("LogicalResourceId").asText().equals("KarpenterNodeRole")) {
+                kept.add(((ObjectNode) resource.deepCopy()).put("PhysicalResourceId", "custom-node-role"));
+            } else if (!resource.path("LogicalResourceId").asText().equals("KarpenterInterruptionQueue")) {
+                kept.add(resource);
+            }
+        }
+        Path file = write(
+                "custom.json",
+                Json.mapper().createObjectNode().set("StackResources", kept).toString());
+
+        assertThat(run("--cloudformation-stack", file.toString())).isEqualTo(2);
+
+        assertThat(console.stderr())
+                .isEqualTo("error: custom.json: stack Karpenter-eks-cluster names its node role custom-node-role, not"
+                        + " KarpenterNodeRole-CLUSTER, and has no queue, so its cluster is unknown: name it with"
+                        + " --cluster NAME\n");
+        assertThat(run("--cloudformation-stack", file.toString(), "--cluster", "eks-cluster"))
+                .isZero();
+    }
+
+    @Test
+    void aStateWithItsOwnReleaseRefusesAHelmCliReleaseAndAnExistingRemovedFileIsKept() throws IOException {
+        String v21 = STATES.resolve("v21-hand-written.state.json").toString();
+        assertThat(run("--state", v21, "--helm-release", "kube-system/karpenter"))
+                .isEqualTo(2);
+        assertThat(console.stderr())
+                .isEqualTo("error: --helm-release: v21-hand-written.state.json already holds the Helm releases"
+                        + " kube-system/karpenter; leave the option out\n");
+        console.reset();
+        Path removed = write("removed.tf", "# cluster a's blocks\n");
+
+        assertThat(run("--state", v21, "--removed", "removed.tf")).isEqualTo(2);
+
+        assertThat(console.stderr())
+                .isEqualTo("error: --removed \"removed.tf\" exists: name a new file (each run writes the removed"
+                        + " blocks of one cluster)\n");
+        assertThat(console.stdout()).isEmpty();
+        assertThat(Files.readString(removed)).isEqualTo("# cluster a's blocks\n");
     }
 
     @Test
@@ -270,6 +477,48 @@ class AdoptCommandTest {
     void helpPrintsTheUsage() {
         assertThat(run("--help")).isZero();
         assertThat(console.stdout()).startsWith(AdoptCommand.USAGE + "\n").contains("--removed FILE");
+    }
+
+    private static final String IRSA_TRUST = "{\"Statement\":[{\"Action\":\"sts:AssumeRoleWithWebIdentity\","
+            + "\"Condition\":{\"StringEquals\":{\"oidc.eks.us-east-1.amazonaws.com/id/ABCDEF:aud\":\"sts.amazonaws.com\","
+            + "\"oidc.eks.us-east-1.amazonaws.com/id/ABCDEF:sub\":\"system:serviceaccount:karpenter:karpenter\"}},"
+            + "\"Effect\":\"Allow\",\"Principal\":{\"Federated\":\"arn:aws:iam::123456789012:oidc-provider/"
+            + "oidc.eks.us-east-1.amazonaws.com/id/ABCDEF\"}}],\"Version\":\"2012-10-17\"}";
+    /** The statement terraform-aws-modules' karpenter module writes for EKS Pod Identity (v20 and v21). */
+    private static final String POD_IDENTITY_STATEMENT = "{\"Action\":[\"sts:TagSession\",\"sts:AssumeRole\"],"
+            + "\"Effect\":\"Allow\",\"Principal\":{\"Service\":\"pods.eks.amazonaws.com\"},\"Sid\":\"PodIdentity\"}";
+
+    private static final String POD_IDENTITY_TRUST =
+            "{\"Statement\":[" + POD_IDENTITY_STATEMENT + "],\"Version\":\"2012-10-17\"}";
+
+    /** What bin/adopt printed, under the required settings of {@code cluster} at the newest release: it must load. */
+    private ClusterConfig printedConfig(String cluster) {
+        return TestConfigs.configFor(cluster, "us-east-1", TestConfigs.V1, console.stdout());
+    }
+
+    /**
+     * The recorded v20 state, its controller role trusting {@code trust} instead, without the instance profile (the
+     * module's default, create_instance_profile = false; the project makes none for 1.x).
+     */
+    private Path v20Trusting(String name, String trust) throws IOException {
+        ObjectNode state = (ObjectNode) Json.read(STATES.resolve("v20.37.2-irsa.show.json"));
+        int changed = 0;
+        ArrayNode resources = (ArrayNode) state.at("/values/root_module/child_modules/0/resources");
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            if (resources.get(i).path("type").asText().equals("aws_iam_instance_profile")) {
+                resources.remove(i);
+            }
+        }
+        for (JsonNode resource : resources) {
+            if (resource.path("address").asText().startsWith("module.karpenter.aws_iam_role.controller")) {
+                assertThat(resource.path("values").path("assume_role_policy").asText())
+                        .isEqualTo(IRSA_TRUST);
+                ((ObjectNode) resource.path("values")).put("assume_role_policy", trust);
+                changed++;
+            }
+        }
+        assertThat(changed).isEqualTo(1);
+        return write(name, state.toString());
     }
 
     private void assertBadInput(Path state, String line) {
