@@ -246,6 +246,26 @@ public enum KarpenterMinor {
                 : Optional.empty();
     }
 
+    /**
+     * The first patch of this minor that a release from 0.36.0 on may roll back to, empty where any may: 0.36 changed
+     * how drift is computed, and an older patch can drift every node (upstream's upgrade guide, v0.36.0: "v0.32.9+,
+     * v0.33.4+, v0.34.5+, v0.35.4+ are the patch versions that support rollback").
+     */
+    public OptionalInt driftSafeRollbackPatch() {
+        return switch (this) {
+            case V0_32 -> OptionalInt.of(9);
+            case V0_33 -> OptionalInt.of(4);
+            case V0_34 -> OptionalInt.of(5);
+            case V0_35 -> OptionalInt.of(4);
+            default -> OptionalInt.empty();
+        };
+    }
+
+    /** Whether this minor computes drift as 0.36 does, so that rolling back from it needs a drift-safe patch. */
+    public boolean computesDriftAs036() {
+        return ordinal() >= V0_36.ordinal();
+    }
+
     public ServedApis served() {
         return served;
     }

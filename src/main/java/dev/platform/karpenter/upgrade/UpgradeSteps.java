@@ -8,6 +8,7 @@ import dev.platform.karpenter.release.ServedApis;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Which moves between Karpenter releases upstream allows in one deploy, and the way from one to another.
@@ -76,6 +77,23 @@ public final class UpgradeSteps {
     }
 
     private static Optional<Refusal> move(Deployed from, DeclaredApis to) {
+        return stageMove(from, to).or(() -> driftingRollback(from.release(), to.release()));
+    }
+
+    /** A rollback from 0.36.0 on to a patch that computes drift the old way, which can replace every node. */
+    private static Optional<Refusal> driftingRollback(KarpenterRelease f, KarpenterRelease t) {
+        OptionalInt driftSafe = t.row().driftSafeRollbackPatch();
+        if (!f.row().computesDriftAs036() || driftSafe.isEmpty() || t.patch() >= driftSafe.getAsInt()) {
+            return Optional.empty();
+        }
+        return Optional.of(refusal(
+                "upstream rolls " + f.minorSeries() + " back to " + t.minorSeries() + " from "
+                        + new KarpenterRelease(t.major(), t.minor(), driftSafe.getAsInt()) + " on only: an older"
+                        + " patch computes drift otherwise and can replace every node",
+                Optional.of(DeclaredApis.retiring(newest(t)))));
+    }
+
+    private static Optional<Refusal> stageMove(Deployed from, DeclaredApis to) {
         KarpenterRelease f = from.release();
         KarpenterRelease t = to.release();
         ServedApis sf = stage(f);
@@ -144,6 +162,17 @@ public final class UpgradeSteps {
                 }
             }
             default -> throw new IllegalStateException("no stage follows " + stage(f));
+        }
+        if (to.servesTwoGenerations() && to.kept().isEmpty()) {
+            // 0.32 and 1.0 serve the previous generation so that the pools can move over while it runs; retiring
+            // it in the upgrade itself deletes the Provisioners (every node drains at once) or leaves no rollback.
+            ApiGeneration previous = to.release().row().served().previous().orElseThrow();
+            return Optional.of(refusal(
+                    next + " serves " + DeclaredApis.spelling(previous) + " beside "
+                            + DeclaredApis.spelling(to.release().apiGeneration()) + " so that the pools move over"
+                            + " while it runs: deploy it keeping the " + DeclaredApis.spelling(previous)
+                            + " objects, then retire them in a deploy of their own",
+                    Optional.of(DeclaredApis.keeping(to.release()))));
         }
         return Optional.empty();
     }

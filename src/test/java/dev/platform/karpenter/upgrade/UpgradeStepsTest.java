@@ -107,6 +107,56 @@ class UpgradeStepsTest {
         assertThat(check("v0.31.4", ApiGeneration.V1ALPHA5, "v0.32.10")).isEmpty();
     }
 
+    /** Retiring the old objects in the upgrade that starts serving their successor drains every node at once. */
+    @Test
+    void refusesRetiringTheOldGenerationInTheUpgradeThatBringsItsSuccessor() {
+        UpgradeSteps.Refusal to032 = UpgradeSteps.check(
+                        deployed("v0.31.5", ApiGeneration.V1ALPHA5),
+                        DeclaredApis.retiring(KarpenterRelease.of("v0.32.10")))
+                .orElseThrow();
+        UpgradeSteps.Refusal to10 = UpgradeSteps.check(
+                        deployed("0.37.8", ApiGeneration.V1BETA1), DeclaredApis.retiring(KarpenterRelease.of("1.0.14")))
+                .orElseThrow();
+
+        assertThat(to032.reason())
+                .isEqualTo("0.32 serves v1alpha5 beside v1beta1 so that the pools move over while it runs: deploy it"
+                        + " keeping the v1alpha5 objects, then retire them in a deploy of their own");
+        assertThat(to032.advice()).isEqualTo("the next allowed step is v0.32.10 keeping the v1alpha5 objects");
+        assertThat(to10.advice()).isEqualTo("the next allowed step is 1.0.14 keeping the v1beta1 objects");
+        assertThat(UpgradeSteps.check(
+                        deployed("0.37.8", ApiGeneration.V1BETA1),
+                        new DeclaredApis(KarpenterRelease.of("1.0.14"), Optional.of(ApiGeneration.V1ALPHA5))))
+                .as("retired_api = \"v1alpha5\" at 1.0 keeps the v1beta1 pools")
+                .isEmpty();
+        assertThat(UpgradeSteps.check(
+                        deployed("v0.32.10", ApiGeneration.V1ALPHA5),
+                        DeclaredApis.retiring(KarpenterRelease.of("v0.32.10"))))
+                .as("retiring in a deploy of its own")
+                .isEmpty();
+    }
+
+    /** Upstream's upgrade guide, v0.36.0: rolling back from it needs v0.32.9+, v0.33.4+, v0.34.5+ or v0.35.4+. */
+    @Test
+    void rollsBackFrom036OnToDriftSafePatchesOnly() {
+        UpgradeSteps.Refusal to033 =
+                check("0.37.8", ApiGeneration.V1BETA1, "v0.33.1").orElseThrow();
+
+        assertThat(to033.reason())
+                .isEqualTo("upstream rolls 0.37.x back to v0.33.x from v0.33.4 on only: an older patch computes drift"
+                        + " otherwise and can replace every node");
+        assertThat(to033.advice()).isEqualTo("the next allowed step is v0.33.12");
+        assertThat(check("0.36.9", ApiGeneration.V1BETA1, "v0.32.8")).isPresent();
+        assertThat(check("0.36.9", ApiGeneration.V1BETA1, "v0.32.9")).isEmpty();
+        assertThat(check("0.36.9", ApiGeneration.V1BETA1, "v0.34.4")).isPresent();
+        assertThat(check("0.36.9", ApiGeneration.V1BETA1, "0.35.4")).isEmpty();
+        assertThat(check("0.35.12", ApiGeneration.V1BETA1, "v0.33.1"))
+                .as("before 0.36")
+                .isEmpty();
+        assertThat(check("v0.33.1", ApiGeneration.V1BETA1, "0.37.8"))
+                .as("upward")
+                .isEmpty();
+    }
+
     @Test
     void allowsMovesWithinAStageAndDocumentedRollbacksOnly() {
         String newest = KarpenterRelease.newest().chartVersion();
