@@ -123,14 +123,28 @@ public final class ControllerPolicy {
     /**
      * Passing the node role, and only it, to EC2. Upstream's templates name ec2.amazonaws.com (v0.x) or also its
      * aws-cn spelling (1.x); every generation here names the EC2 principal of the cluster's own partition, so
-     * GovCloud, China, ISO and EU sovereign partitions work alike.
+     * GovCloud, China, ISO and EU sovereign partitions work alike ({@link #passedToServices}).
      */
     static Statement passNodeRole(Scope s) {
         return Statement.allow(
                 "AllowPassingInstanceRole",
                 List.of("iam:PassRole"),
                 List.of(s.nodeRoleArn()),
-                stringEquals("iam:PassedToService", s.ec2Principal()));
+                stringEquals(
+                        "iam:PassedToService",
+                        passedToServices(s.ec2Principal()).toArray(String[]::new)));
+    }
+
+    /**
+     * The services the node role may be passed to: the partition's EC2 principal, and in China also the global one,
+     * since there launching an instance passes the role to ec2.amazonaws.com.cn but adding it to an instance profile
+     * (which Karpenter does from 0.32 on) passes it to ec2.amazonaws.com (upstream #6843, fixed in its template by
+     * #6839).
+     */
+    public static List<String> passedToServices(String ec2Principal) {
+        return ec2Principal.endsWith(".amazonaws.com.cn")
+                ? List.of("ec2.amazonaws.com", ec2Principal)
+                : List.of(ec2Principal);
     }
 
     /** Terminating instances and deleting launch templates of this cluster's pools only. */

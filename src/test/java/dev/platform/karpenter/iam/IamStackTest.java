@@ -176,14 +176,15 @@ class IamStackTest {
 
     // --- controller policies ---------------------------------------------------------------------------------
 
+    /** In China launching passes the role to ec2.amazonaws.com.cn, adding it to an instance profile to the global one. */
     @ParameterizedTest(name = "{0}: the node role is passed to {1}")
     @CsvSource({
         "irsa, ec2.amazonaws.com",
         "v1irsa, ec2.amazonaws.com",
-        "china, ec2.amazonaws.com.cn",
+        "china, 'ec2.amazonaws.com,ec2.amazonaws.com.cn'",
         "sovereign, ec2.amazonaws.eu"
     })
-    void passesTheNodeRoleToTheEc2PrincipalOfTheClustersPartition(String cluster, String principal) {
+    void passesTheNodeRoleToTheEc2PrincipalOfTheClustersPartition(String cluster, String principals) {
         String policyName = "KarpenterController-" + cluster + "-IAMIntegration";
         JsonNode policy = null;
         for (JsonNode resource : resources(stack(cluster), "aws_iam_policy")) {
@@ -200,7 +201,7 @@ class IamStackTest {
         }
         assertThat(passRole).as("the PassRole statement").isNotNull();
         assertThat(texts(passRole.at("/Condition/StringEquals/iam:PassedToService")))
-                .containsExactly(principal);
+                .containsExactly(principals.split(","));
     }
 
     /**

@@ -60,10 +60,13 @@ public final class PolicyStatements {
             text = text.replace(parameter.getKey(), parameter.getValue());
         }
         // The one deliberate difference: upstream names ec2.amazonaws.com (and on 1.x also ec2.amazonaws.com.cn) as
-        // the service the node role is passed to; the app names the EC2 principal of the cluster's partition.
+        // the service the node role is passed to; the app names the EC2 principal of the cluster's partition (and in
+        // China the global one too).
         text = text.replaceAll(
                 "\"iam:PassedToService\":\\s*(\\[[^\\]]*\\]|\"[^\"]*\")",
-                "\"iam:PassedToService\": \"" + scope.ec2Principal() + "\"");
+                "\"iam:PassedToService\": "
+                        + Json.tree(ControllerPolicy.passedToServices(scope.ec2Principal()))
+                                .toString());
         Map<String, Set<Normalized>> groups = new LinkedHashMap<>();
         Json.parse(text).fields().forEachRemaining(group -> groups.put(group.getKey(), fromIamJson(group.getValue())));
         return groups;
