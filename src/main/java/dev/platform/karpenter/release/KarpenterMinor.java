@@ -33,12 +33,12 @@ public enum KarpenterMinor {
     V0_30(  0,    30,   0,      Step.NONE,       ServedApis.V1ALPHA5,                PolicyGeneration.V1ALPHA5),
     V0_31(  0,    31,   5,      Step.from(4),    ServedApis.V1ALPHA5,                PolicyGeneration.V1ALPHA5),
     V0_32(  0,    32,   10,     Step.ANY_PATCH,  ServedApis.V1BETA1_BESIDE_V1ALPHA5, PolicyGeneration.V1BETA1_BRIDGE,  INSTANCE_PROFILES_FROM_ROLE),
-    V0_33(  0,    33,   12,     Step.from(12),   ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1),
+    V0_33(  0,    33,   12,     Step.from(12),   ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1,         POD_IDENTITY),
     V0_34(  0,    34,   13,     Step.from(13),   ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1),
     V0_35(  0,    35,   12,     Step.from(12),   ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1,         AL2023, CHART_VERSION_WITHOUT_V),
     V0_36(  0,    36,   9,      Step.from(9),    ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1),
     V0_37(  0,    37,   8,      Step.from(7),    ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1),
-    V1_0(   1,    0,    14,     Step.from(6),    ServedApis.V1_BESIDE_V1BETA1,       PolicyGeneration.V1,              POD_IDENTITY, ECR_PULL_ONLY, CONVERSION_WEBHOOKS),
+    V1_0(   1,    0,    14,     Step.from(6),    ServedApis.V1_BESIDE_V1BETA1,       PolicyGeneration.V1,              ECR_PULL_ONLY, CONVERSION_WEBHOOKS),
     V1_1(   1,    1,    10,     Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              RUNS_BESIDE_AUTO_MODE),
     V1_2(   1,    2,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
     V1_3(   1,    3,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              CAPACITY_RESERVATIONS),
@@ -67,8 +67,8 @@ public enum KarpenterMinor {
         /** The registry spells the chart version without a leading "v" ("0.35.12", not "v0.35.12"). */
         CHART_VERSION_WITHOUT_V(false),
         /**
-         * The controller may take its credentials from EKS Pod Identity (an AWS SDK from November 2023 or later;
-         * 0.30 and 0.31 predate it).
+         * The controller may take its credentials from EKS Pod Identity: an AWS SDK from November 2023 or later, and
+         * upstream's getting-started guide creates a Pod Identity association from 0.33 on (upstream #5259).
          */
         POD_IDENTITY(false),
         /** Nodes pull images with the AWS-managed AmazonEC2ContainerRegistryPullOnly policy (was ReadOnly). */

@@ -40,6 +40,19 @@ class ClusterConfigTest {
         assertThat(config.backend().isRemote()).isFalse();
     }
 
+    /** Upstream's getting-started guide associates the controller with EKS Pod Identity from 0.33 on (#5259). */
+    @Test
+    void podIdentityFrom033On() {
+        assertThat(config("v0.33.0", "controller_identity = \"pod_identity\"")
+                        .iam()
+                        .controllerIdentity())
+                .isEqualTo(ControllerIdentity.POD_IDENTITY);
+        assertThat(config("0.37.8", "controller_identity = \"pod_identity\"")
+                        .iam()
+                        .controllerIdentity())
+                .isEqualTo(ControllerIdentity.POD_IDENTITY);
+    }
+
     @Test
     void readsEveryDocumentedSetting() {
         ClusterConfig config = config(
@@ -168,9 +181,14 @@ class ClusterConfigTest {
                         tfvars(V0, "controller_identity = \"kiam\""),
                         "controller_identity must be \"irsa\" or \"pod_identity\", got \"kiam\""),
                 Arguments.of(
-                        "pod identity on 0.x",
+                        "pod identity before 0.33",
                         tfvars(V0, "controller_identity = \"pod_identity\""),
-                        "controller_identity \"pod_identity\" applies to Karpenter 1.x only; with v0.30.0 use \"irsa\""),
+                        "controller_identity \"pod_identity\" applies to Karpenter 0.33 and later only; with v0.30.0 use"
+                                + " \"irsa\""),
+                Arguments.of(
+                        "pod identity on 0.32",
+                        tfvars("v0.32.10", "controller_identity = \"pod_identity\""),
+                        "controller_identity \"pod_identity\" applies to Karpenter 0.33 and later only"),
                 Arguments.of(
                         "bad ami family",
                         tfvars(V0, "ami_family = \"Ubuntu\""),

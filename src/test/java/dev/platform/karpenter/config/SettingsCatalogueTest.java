@@ -52,7 +52,7 @@ class SettingsCatalogueTest {
         assertThat(SettingsCatalogue.TTL_SECONDS_AFTER_EMPTY.releases().text())
                 .isEqualTo("0.30 to 0.32 (v1alpha5 Provisioners)");
         assertThat(SettingsCatalogue.AMI_VERSION.releases().text()).isEqualTo("1.x (v1 EC2NodeClass alias)");
-        assertThat(ControllerIdentity.POD_IDENTITY.releases().text()).isEqualTo("1.x");
+        assertThat(ControllerIdentity.POD_IDENTITY.releases().text()).isEqualTo("0.33 and later");
         assertThat(ReleaseSpan.ALL.text()).isEqualTo("0.30 and later");
     }
 

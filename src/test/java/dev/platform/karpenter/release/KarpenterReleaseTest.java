@@ -104,7 +104,7 @@ class KarpenterReleaseTest {
         assertThat(Feature.INSTANCE_PROFILES_FROM_ROLE.introducedBy()).isEqualTo(KarpenterMinor.V0_32);
         assertThat(Feature.AL2023.introducedBy()).isEqualTo(KarpenterMinor.V0_35);
         assertThat(Feature.CHART_VERSION_WITHOUT_V.introducedBy()).isEqualTo(KarpenterMinor.V0_35);
-        assertThat(Feature.POD_IDENTITY.introducedBy()).isEqualTo(KarpenterMinor.V1_0);
+        assertThat(Feature.POD_IDENTITY.introducedBy()).isEqualTo(KarpenterMinor.V0_33);
         assertThat(Feature.ECR_PULL_ONLY.introducedBy()).isEqualTo(KarpenterMinor.V1_0);
         assertThat(Feature.CONVERSION_WEBHOOKS.introducedBy()).isEqualTo(KarpenterMinor.V1_0);
         assertThat(Feature.CAPACITY_RESERVATION_INTERRUPTIONS.introducedBy()).isEqualTo(KarpenterMinor.V1_10);
