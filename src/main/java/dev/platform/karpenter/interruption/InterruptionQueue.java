@@ -62,10 +62,15 @@ public class InterruptionQueue extends Construct {
         return arn;
     }
 
-    /** Upstream's EC2InterruptionPolicy, with service principals in the partition's DNS suffix (China: amazonaws.com.cn). */
+    /**
+     * Upstream's EC2InterruptionPolicy, with service principals in the partition's DNS suffix, except in China:
+     * there EventBridge and SQS keep their global names, and SQS refuses a policy naming events.amazonaws.com.cn
+     * ("Invalid value for the parameter Policy", terraform-aws-modules/terraform-aws-eks#2932).
+     */
     private IamPolicyDocument policyDocument(String dnsSuffix) {
+        String suffix = dnsSuffix.equals("amazonaws.com.cn") ? "amazonaws.com" : dnsSuffix;
         Statement allowEventBridge = Statement.of("", Effect.Allow, List.of("sqs:SendMessage"), List.of(arn), List.of())
-                .withPrincipal(Principal.service("events." + dnsSuffix, "sqs." + dnsSuffix));
+                .withPrincipal(Principal.service("events." + suffix, "sqs." + suffix));
         Statement denyHttp = Statement.of(
                         "DenyHTTP",
                         Effect.Deny,
