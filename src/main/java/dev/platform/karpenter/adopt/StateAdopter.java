@@ -1,5 +1,6 @@
 package dev.platform.karpenter.adopt;
 
+import static dev.platform.karpenter.config.Adoption.CHART_VERSION;
 import static dev.platform.karpenter.config.Adoption.CONTROLLER_ROLE;
 import static dev.platform.karpenter.config.Adoption.INSTANCE_PROFILE;
 import static dev.platform.karpenter.config.Adoption.NODE_ACCESS_ENTRY;
@@ -267,6 +268,10 @@ final class StateAdopter {
         findings.helmReleases.add(namespace + "/" + name);
         findings.found.add(release.address() + ": Helm release " + namespace + "/" + name + ", chart version "
                 + release.text("version"));
+        if (name.equals("karpenter") && !release.text("version").isEmpty()) {
+            // The step guard's deployed release until the stacks record one: a first deploy past it is refused.
+            findings.adopt.put(CHART_VERSION, release.text("version"));
+        }
         findings.checks.add("karpenter_chart_version must be the running \"" + release.text("version") + "\"");
         findings.forget(release.resourceAddress());
     }

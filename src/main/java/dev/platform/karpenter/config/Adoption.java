@@ -31,6 +31,8 @@ import java.util.regex.Pattern;
  * @param eventRules             rule name by event (rule suffix, e.g. "SpotInterrupt")
  * @param helmReleases           "namespace/name" of the karpenter and karpenter-crd releases
  * @param nodePoolObjects        "Kind/name" of the pools and node classes that become the node-pools release's
+ * @param chartVersion           the chart version the adopted karpenter release runs: the step guard's deployed
+ *                               release until the stacks have recorded one, so that adopting is no jump
  */
 public record Adoption(
         Optional<String> controllerRole,
@@ -41,7 +43,8 @@ public record Adoption(
         Optional<String> queue,
         Map<String, String> eventRules,
         List<String> helmReleases,
-        List<String> nodePoolObjects) {
+        List<String> nodePoolObjects,
+        Optional<KarpenterRelease> chartVersion) {
 
     public static final String CONTROLLER_ROLE = "controller_role";
     public static final String POD_IDENTITY_ASSOCIATION = "pod_identity_association";
@@ -52,6 +55,7 @@ public record Adoption(
     public static final String EVENT_RULES = "event_rules";
     public static final String HELM_RELEASES = "helm_releases";
     public static final String NODE_POOL_OBJECTS = "node_pool_objects";
+    public static final String CHART_VERSION = "chart_version";
     /** The keys in the order bin/adopt writes them. */
     public static final List<String> KEYS = List.of(
             CONTROLLER_ROLE,
@@ -62,6 +66,7 @@ public record Adoption(
             QUEUE,
             EVENT_RULES,
             HELM_RELEASES,
+            CHART_VERSION,
             NODE_POOL_OBJECTS);
 
     public static final Adoption NONE = new Adoption(
@@ -73,7 +78,8 @@ public record Adoption(
             Optional.empty(),
             Map.of(),
             List.of(),
-            List.of());
+            List.of(),
+            Optional.empty());
 
     /** IAM role and instance profile names: 1 to 64 of these characters. */
     private static final Pattern IAM_NAME = Pattern.compile("[\\w+=,.@-]{1,64}");
@@ -120,7 +126,8 @@ public record Adoption(
                 name(raw, QUEUE, QUEUE_URL, "an SQS queue URL"),
                 rules(raw),
                 strings(raw, HELM_RELEASES),
-                strings(raw, NODE_POOL_OBJECTS));
+                strings(raw, NODE_POOL_OBJECTS),
+                string(raw, CHART_VERSION).map(Adoption::chartVersion));
         adoption.requireCreatedBy(context);
         return adoption;
     }
@@ -202,6 +209,15 @@ public record Adoption(
                             + " (it has " + String.join(", ", rendered) + "): declare it in node_pools or"
                             + " node_classes, or leave it out of adopt (it then stays as it is, unmanaged)");
         });
+    }
+
+    private static KarpenterRelease chartVersion(String version) {
+        try {
+            return KarpenterRelease.of(version);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(
+                    ADOPT.key() + "." + CHART_VERSION + e.getMessage().substring("karpenter_chart_version".length()));
+        }
     }
 
     private static Optional<String> string(Map<String, Object> raw, String key) {

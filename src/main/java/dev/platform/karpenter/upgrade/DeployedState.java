@@ -21,6 +21,7 @@ import imports.aws.provider.AwsProviderConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * What the stacks were last deployed with, kept by the IAM stack (applied first) in two outputs of its state: the
@@ -39,20 +40,41 @@ final class DeployedState {
 
     private final String iamStack;
     private final StateBackendSettings backend;
+    /** What an adopted installation runs (adopt.chart_version), deployed as far as the guard knows until recorded. */
+    private final Optional<Deployed> adopted;
 
-    private DeployedState(String iamStack, StateBackendSettings backend) {
+    private DeployedState(String iamStack, StateBackendSettings backend, Optional<Deployed> adopted) {
         this.iamStack = iamStack;
         this.backend = backend;
+        this.adopted = adopted;
     }
 
     /** The deployed state of {@code config}'s cluster. */
     static DeployedState of(ClusterConfig config) {
-        return new DeployedState(config.stackName(IamStack.CONCERN), config.backend());
+        return new DeployedState(
+                config.stackName(IamStack.CONCERN),
+                config.backend(),
+                config.adoption().chartVersion().map(DeployedState::adopted));
+    }
+
+    /**
+     * An adopted release, its pools taken to be declared in the oldest generation it serves: whether a 0.32 or 1.0
+     * install still has the previous generation's objects is not known, and assuming so only asks for a retirement
+     * that changes nothing.
+     */
+    private static Deployed adopted(KarpenterRelease release) {
+        return new Deployed(release, release.row().served().previous().orElse(release.apiGeneration()));
     }
 
     /** The stack whose state holds it. */
     String iamStack() {
         return iamStack;
+    }
+
+    /** Where the guard's deployed release comes from, for its message. */
+    String source() {
+        return "the state of " + iamStack
+                + adopted.map(a -> ", else adopt.chart_version").orElse("");
     }
 
     /** Writes this deploy's outputs into the IAM stack, for the next deploy to read. */
@@ -80,6 +102,16 @@ final class DeployedState {
      * @param stateDirFromStack the project directory as seen from the stack's working directory (local state)
      */
     Expressions readIn(TerraformStack stack, String stateDirFromStack) {
+        Expressions recorded = recordedIn(stack, stateDirFromStack);
+        return adopted.map(deployed -> new Expressions(
+                        "coalesce(" + recorded.station() + ", \""
+                                + deployed.station().key() + "\")",
+                        "coalesce(" + recorded.version() + ", \""
+                                + deployed.release().chartVersion() + "\")"))
+                .orElse(recorded);
+    }
+
+    private Expressions recordedIn(TerraformStack stack, String stateDirFromStack) {
         if (backend.isRemote()) {
             // terraform_remote_state fails on a missing state object, so it is read only once the object is listed.
             String key = StateBackends.stateKey(backend, iamStack);
@@ -138,6 +170,10 @@ final class DeployedState {
         }
         Path state =
                 projectDir.resolve(StateBackends.localStatePath(iamStack, ".")).normalize();
+        if (adopted.isPresent()
+                && (!Files.isRegularFile(state) || recordedVersion(state).isEmpty())) {
+            return adopted.get();
+        }
         JsonNode outputs;
         try {
             outputs = Files.size(state) == 0
@@ -148,7 +184,24 @@ final class DeployedState {
                     + " (nothing deployed yet?): pass --from VERSION, or deploy karpenter_chart_version directly");
         }
         String version = outputs.at("/" + VERSION_OUTPUT + "/value").asText("");
-        String station = outputs.at("/" + STATION_OUTPUT + "/value").asText("");
+        return deployed(
+                state, version, outputs.at("/" + STATION_OUTPUT + "/value").asText(""));
+    }
+
+    /** The version a local state records, empty where it records none or cannot be read. */
+    private static String recordedVersion(Path state) {
+        try {
+            return Files.size(state) == 0
+                    ? ""
+                    : JSON.readTree(state.toFile())
+                            .at("/outputs/" + VERSION_OUTPUT + "/value")
+                            .asText("");
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static Deployed deployed(Path state, String version, String station) {
         if (version.isEmpty()) {
             throw new ConfigException(state + " has no output " + VERSION_OUTPUT
                     + " (deployed by an earlier version of this project): pass --from VERSION");

@@ -66,8 +66,8 @@ public final class StepGuard {
                 Map.of(
                         "condition", "${" + refusal + " == \"\"}",
                         "error_message",
-                                "Karpenter ${" + read.version() + "} is deployed (read back from the state of "
-                                        + deployed.iamStack()
+                                "Karpenter ${" + read.version() + "} is deployed (read back from "
+                                        + deployed.source()
                                         + "): ${" + refusal + "}"));
     }
 

@@ -124,6 +124,7 @@ class AdoptCommandTest {
                     SpotInterrupt = "KarpenterSpotInterrupt-20250101000000000000000004"
                   }
                   helm_releases = ["kube-system/karpenter"]
+                  chart_version = "1.6.0"
                   node_pool_objects = ["NodePool/default", "EC2NodeClass/default"]
                 }
                 """);

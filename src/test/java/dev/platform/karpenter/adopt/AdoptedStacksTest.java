@@ -143,6 +143,9 @@ class AdoptedStacksTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith(
                         "adopt.security_group is not a resource the stacks take over: allowed" + " controller_role, ");
+        assertThatThrownBy(() -> TestConfigs.config("v0.30.0", "adopt = { chart_version = \"v0.29.0\" }"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("adopt.chart_version \"v0.29.0\" is not supported; supported: ");
     }
 
     /** The stack's import blocks as "type id": the type of the resource imported into, and the import id. */

@@ -3,6 +3,8 @@ package dev.platform.karpenter.upgrade;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.karpenter.release.DeclaredApis;
+import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
@@ -50,6 +52,33 @@ class StepGuardTest {
                     .isFalse();
             assertThat(refusals.has("1.5/latest/v1")).isFalse();
         }
+    }
+
+    /** An adopted installation: until the stacks record a deploy, adopt.chart_version is the deployed release. */
+    @Test
+    void anAdoptedReleaseIsTheDeployedOneUntilTheStacksRecordOne() {
+        JsonNode stack = Synthesized.of(TestConfigs.config(TestConfigs.V1, "adopt = { chart_version = \"v0.30.0\" }"))
+                .stack("demo-karpenter");
+        JsonNode guard = stack.at("/output/karpenter_step_guard");
+        String recorded = "fileexists(\"../../terraform.demo-iam.tfstate\") ? try(jsondecode(file("
+                + "\"../../terraform.demo-iam.tfstate\")).outputs.karpenter_upgrade_station.value, \"\") : \"\"";
+
+        assertThat(guard.at("/precondition/condition").asText())
+                .isEqualTo("${lookup(local.karpenter_upgrade_refusals, coalesce(" + recorded
+                        + ", \"0.30/early/v1alpha5\"), \"\") == \"\"}");
+        assertThat(guard.at("/precondition/error_message").asText())
+                .contains(", \"v0.30.0\")} is deployed (read back from the state of demo-iam, else"
+                        + " adopt.chart_version): ");
+        assertThat(stack.at("/locals/karpenter_upgrade_refusals")
+                        .path("0.30/early/v1alpha5")
+                        .asText())
+                .contains("upstream allows no jump from v0.30.x to " + TestConfigs.V1_SERIES);
+        assertThat(UpgradeSteps.check(
+                        DeployedState.of(TestConfigs.config("1.0.14", "adopt = { chart_version = \"1.0.14\" }"))
+                                .read(java.nio.file.Path.of("/nonexistent")),
+                        DeclaredApis.keeping(KarpenterRelease.of("1.1.0"))))
+                .as("an adopted 1.0 is taken to declare v1beta1 pools until retired")
+                .isPresent();
     }
 
     @Test
