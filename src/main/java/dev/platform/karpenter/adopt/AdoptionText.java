@@ -117,17 +117,15 @@ final class AdoptionText {
             lines.add("  " + step++ + ". Let the karpenter-crd release own the CRDs the karpenter chart installed: "
                     + HelmOwnership.crdCommand(findings.namespace));
         }
-        if (findings.helmReleases.isEmpty()) {
-            lines.add("  " + step++ + ". " + stacks.formatted("plan") + "karpenter, then " + stacks.formatted("apply")
-                    + "karpenter: it installs the controller in namespace " + findings.namespace + ". If Karpenter"
-                    + " already runs from a Helm CLI install (helm list -A), run bin/adopt again with --helm-release"
-                    + " NAMESPACE/karpenter (and NAMESPACE/karpenter-crd if listed) instead: otherwise a second"
-                    + " controller starts beside the running one.");
-        } else {
-            lines.add("  " + step++ + ". " + stacks.formatted("plan") + "karpenter, then " + stacks.formatted("apply")
-                    + "karpenter: the Helm releases " + String.join(", ", findings.helmReleases)
-                    + " are imported and upgraded in place.");
-        }
+        lines.add("  " + step++ + ". " + stacks.formatted("plan") + "karpenter, then " + stacks.formatted("apply")
+                + "karpenter: "
+                + (findings.helmReleases.isEmpty()
+                        ? "it installs the controller in namespace " + findings.namespace + ". If Karpenter already"
+                                + " runs from a Helm CLI install (helm list -A), run bin/adopt again with"
+                                + " --helm-release NAMESPACE/karpenter (and NAMESPACE/karpenter-crd if listed)"
+                                + " instead: otherwise a second controller starts beside the running one."
+                        : "the Helm releases " + String.join(", ", findings.helmReleases)
+                                + " are imported and upgraded in place."));
         if (!findings.nodePoolObjects.isEmpty()) {
             lines.add("  " + step++ + ". Let the node-pools release own the existing pools (Helm adopts labelled"
                     + " objects; nothing is deleted, no node drains):");

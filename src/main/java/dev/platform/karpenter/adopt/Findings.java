@@ -83,7 +83,8 @@ final class Findings {
             helmReleases.add(release);
             found.add("--helm-release " + release + ": a Helm release installed with the Helm CLI");
         }
-        checks.add("karpenter_chart_version must be the running version (helm list -n " + namespace + ")");
+        checks.add("karpenter_chart_version must be the running version (helm list -n " + namespace + "), and"
+                + " adopt.chart_version the same, so that the step guard knows what runs");
     }
 
     void forget(String resourceAddress) {

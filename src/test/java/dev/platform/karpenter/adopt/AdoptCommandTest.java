@@ -391,7 +391,8 @@ class AdoptCommandTest {
         assertThat(console.stderr())
                 .contains("the Helm releases kube-system/karpenter are imported and upgraded in place")
                 .contains("meta.helm.sh/release-namespace=kube-system")
-                .contains("karpenter_chart_version must be the running version (helm list -n kube-system)");
+                .contains("karpenter_chart_version must be the running version (helm list -n kube-system), and"
+                        + " adopt.chart_version the same");
 
         for (String[] bad : List.of(
                 new String[] {"--helm-release", "karpenter"},
