@@ -1,10 +1,7 @@
 package dev.platform.karpenter.terraform;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.karpenter.terraform.SynthesizedStacks.Cluster;
 import dev.platform.karpenter.terraform.SynthesizedStacks.Stack;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,8 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,12 +22,11 @@ import java.util.regex.Pattern;
  * fails stops its cluster (apply and destroy: the stacks after it are skipped, so nothing is built on, or pulled
  * from under, a broken stack); the other clusters go on, and their results stand.
  *
- * <p>Each stack gets one {@code terraform init}, then its command. Plans are read-only ({@code -lock=false}); applies
+ * <p>Each stack gets one {@code terraform init} (one at a time: they share the plugin cache), then its command. Plans are read-only ({@code -lock=false}); applies
  * and destroys wait up to the lock timeout for a state lock held elsewhere. Each command's output is printed whole
  * when it ends, under a header naming the stack, so parallel clusters never interleave their lines.
  */
 public final class StackRunner {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern REMOTE_STATE_MISSING = Pattern.compile("Unable to find remote state");
 
     /** The three things the runner does to a stack. */
@@ -72,10 +66,11 @@ public final class StackRunner {
     private final String lockTimeout;
     private final PrintStream out;
     private final PrintStream progress;
-    // Terraform's plugin cache is not safe for concurrent installs: until an init has filled it with a stack's
-    // providers, inits of stacks needing those providers run one at a time; afterwards they only link, in parallel.
-    private final Object coldInit = new Object();
-    private final Set<String> warmProviderSets = ConcurrentHashMap.newKeySet();
+    // Terraform's plugin cache is not safe for concurrent use: an init of a stack without a dependency lock file
+    // installs from the mirror into the cache again, even where the cache holds the provider, so two inits at once
+    // can leave one stack without its provider (hashicorp/terraform#31964). Inits run one at a time; plans and
+    // applies stay parallel.
+    private final Object pluginCache = new Object();
 
     StackRunner(TerraformCli terraform, Action action, String lockTimeout, PrintStream out, PrintStream progress) {
         this.terraform = terraform;
@@ -207,31 +202,8 @@ public final class StackRunner {
         List<String> args = action == Action.PLAN
                 ? List.of("init", "-input=false", "-no-color")
                 : List.of("init", "-input=false", "-no-color", "-lock-timeout=" + lockTimeout);
-        String providers = providers(stack);
-        if (warmProviderSets.contains(providers)) {
+        synchronized (pluginCache) {
             return terraform.run(stack.directory(), args);
-        }
-        synchronized (coldInit) {
-            TerraformCli.Result init = terraform.run(stack.directory(), args);
-            if (init.succeeded()) {
-                warmProviderSets.add(providers);
-            }
-            return init;
-        }
-    }
-
-    /** The providers a stack requires (the keys of terraform.required_providers), e.g. "[aws, helm]". */
-    private static String providers(Stack stack) {
-        try {
-            JsonNode required = JSON.readTree(
-                            stack.directory().resolve("cdk.tf.json").toFile())
-                    .path("terraform")
-                    .path("required_providers");
-            Set<String> names = new TreeSet<>();
-            required.fieldNames().forEachRemaining(names::add);
-            return names.toString();
-        } catch (IOException e) {
-            return "unknown:" + stack.name(); // init will say what is wrong with the file
         }
     }
 
