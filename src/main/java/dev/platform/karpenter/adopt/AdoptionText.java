@@ -39,8 +39,9 @@ final class AdoptionText {
     static List<String> tfvars(Findings findings) {
         List<String> lines = new ArrayList<>();
         lines.add("# bin/adopt: cluster " + findings.cluster + ", from " + findings.source);
-        if (!findings.namespace.equals(Findings.DEFAULT_NAME)) {
-            lines.add("karpenter_namespace = " + ConfigException.quoteWhole(findings.namespace));
+        if (!findings.namespace.equals(Findings.DEFAULT_NAMESPACE)) {
+            lines.add(SettingsCatalogue.KARPENTER_NAMESPACE.key() + " = "
+                    + ConfigException.quoteWhole(findings.namespace));
         }
         findings.settings.forEach((key, value) -> lines.add(key + " = " + value));
         lines.add(SettingsCatalogue.ADOPT.key() + " = {");

@@ -1,6 +1,7 @@
 package dev.platform.karpenter.adopt;
 
 import dev.platform.karpenter.config.ConfigException;
+import dev.platform.karpenter.config.SettingsCatalogue;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,11 @@ final class Findings {
     /** A Kubernetes namespace (a DNS label) and one of the two charts' release names. */
     private static final Pattern HELM_CLI_RELEASE =
             Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?/(karpenter|karpenter-crd)");
+
+    static final String DEFAULT_NAMESPACE =
+            SettingsCatalogue.KARPENTER_NAMESPACE.defaultValue().orElseThrow();
+    static final String DEFAULT_SERVICE_ACCOUNT =
+            SettingsCatalogue.KARPENTER_SERVICE_ACCOUNT.defaultValue().orElseThrow();
 
     final String cluster;
     final String source;
@@ -37,10 +43,8 @@ final class Findings {
     final List<String> oldPolicyArns = new ArrayList<>();
 
     final List<String> checks = new ArrayList<>();
-    /** karpenter_namespace's and karpenter_service_account's default. */
-    static final String DEFAULT_NAME = "karpenter";
     /** The controller's namespace: karpenter_namespace, printed when it is not the default. */
-    String namespace = DEFAULT_NAME;
+    String namespace = DEFAULT_NAMESPACE;
     /** Whom the adopted controller role trusts; null without one from a Terraform state. */
     ControllerTrust controllerTrust;
     /** {@code namespace:name} of the adopted Pod Identity association's service account; null without one. */

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.karpenter.adopt.OldState.Resource;
 import dev.platform.karpenter.config.ConfigException;
+import dev.platform.karpenter.config.SettingsCatalogue;
 import dev.platform.karpenter.release.InterruptionEvents;
 import dev.platform.karpenter.release.InterruptionEvents.Event;
 import java.io.IOException;
@@ -170,8 +171,8 @@ final class StateAdopter {
         } else {
             findings.namespace = namespace;
         }
-        if (!name.equals(Findings.DEFAULT_NAME)) {
-            findings.settings.put("karpenter_service_account", ConfigException.quoteWhole(name));
+        if (!name.equals(Findings.DEFAULT_SERVICE_ACCOUNT)) {
+            findings.settings.put(SettingsCatalogue.KARPENTER_SERVICE_ACCOUNT.key(), ConfigException.quoteWhole(name));
         }
     }
 
