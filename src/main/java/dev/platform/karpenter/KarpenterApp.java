@@ -68,7 +68,7 @@ public final class KarpenterApp {
                         stack.getValue(), config.stackName(stack.getKey()), config.backend(), stateDirFromStack);
                 guard.ifPresent(g -> g.attach(stack.getValue()));
             }
-            StepGuard.record(iam, config);
+            StepGuard.record(config, iam, nodePools);
         }
         app.synth();
         for (PlainManifestFile file : plainFiles) {

@@ -14,6 +14,7 @@ import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.StateBackendSettings;
 import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.iam.IamStack;
+import dev.platform.karpenter.nodepools.NodePoolsStack;
 import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.upgrade.UpgradeSteps.Deployed;
 import imports.aws.provider.AwsProvider;
@@ -24,10 +25,11 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * What the stacks were last deployed with, kept by the IAM stack (applied first) in two outputs of its state: the
- * chart version and its {@link UpgradeStation}. The one place that knows where that state is and what it holds,
- * for both readers: the step guard, which reads it back in Terraform at plan, and bin/upgrade-path, which reads it
- * here.
+ * What the stacks were last deployed with, kept in two outputs of the node-pools stack's state (applied last, so a
+ * deploy that failed on the way is not recorded as done) and, as states written before it recorded there hold it, of
+ * the IAM stack's (applied first): the chart version and its {@link UpgradeStation}. The one place that knows where
+ * those states are and what they hold, for both readers: the step guard, which reads them back in Terraform at plan,
+ * and bin/upgrade-path, which reads them here. The node-pools record wins; the IAM record serves where it has none.
  */
 final class DeployedState {
     /** Outputs of the IAM stack: the deployed chart version, and what the guard needs to know of it. */
@@ -39,12 +41,15 @@ final class DeployedState {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String iamStack;
+    private final String nodePoolsStack;
     private final StateBackendSettings backend;
     /** What an adopted installation runs (adopt.chart_version), deployed as far as the guard knows until recorded. */
     private final Optional<Deployed> adopted;
 
-    private DeployedState(String iamStack, StateBackendSettings backend, Optional<Deployed> adopted) {
+    private DeployedState(
+            String iamStack, String nodePoolsStack, StateBackendSettings backend, Optional<Deployed> adopted) {
         this.iamStack = iamStack;
+        this.nodePoolsStack = nodePoolsStack;
         this.backend = backend;
         this.adopted = adopted;
     }
@@ -53,6 +58,7 @@ final class DeployedState {
     static DeployedState of(ClusterConfig config) {
         return new DeployedState(
                 config.stackName(IamStack.CONCERN),
+                config.stackName(NodePoolsStack.CONCERN),
                 config.backend(),
                 config.adoption().chartVersion().map(DeployedState::adopted));
     }
@@ -73,20 +79,26 @@ final class DeployedState {
 
     /** Where the guard's deployed release comes from, for its message. */
     String source() {
-        return "the state of " + iamStack
+        return "the state of " + nodePoolsStack + ", else " + iamStack
                 + adopted.map(a -> ", else adopt.chart_version").orElse("");
     }
 
-    /** Writes this deploy's outputs into the IAM stack, for the next deploy to read. */
-    static void record(IamStack iam, ClusterConfig config) {
-        TerraformOutput.Builder.create(iam, VERSION_OUTPUT)
-                .value(config.release().chartVersion())
-                .description("The Karpenter chart version these stacks were last applied with")
-                .build();
-        TerraformOutput.Builder.create(iam, STATION_OUTPUT)
-                .value(Deployed.of(config.apis()).station().key())
-                .description("What the next deploy's step guard checks: minor, patch level, oldest pool API declared")
-                .build();
+    /**
+     * Writes this deploy's outputs into the node-pools stack, for the next deploy to read, and into the IAM stack,
+     * where states written before the node-pools record existed hold them.
+     */
+    static void record(ClusterConfig config, TerraformStack... stacks) {
+        for (TerraformStack stack : stacks) {
+            TerraformOutput.Builder.create(stack, VERSION_OUTPUT)
+                    .value(config.release().chartVersion())
+                    .description("The Karpenter chart version these stacks were last applied with")
+                    .build();
+            TerraformOutput.Builder.create(stack, STATION_OUTPUT)
+                    .value(Deployed.of(config.apis()).station().key())
+                    .description(
+                            "What the next deploy's step guard checks: minor, patch level, oldest pool API declared")
+                    .build();
+        }
     }
 
     /**
@@ -102,36 +114,48 @@ final class DeployedState {
      * @param stateDirFromStack the project directory as seen from the stack's working directory (local state)
      */
     Expressions readIn(TerraformStack stack, String stateDirFromStack) {
-        Expressions recorded = recordedIn(stack, stateDirFromStack);
+        // Both outputs of a state are written together, so the first non-empty version is the chosen station's.
+        Expressions last = recordedIn(stack, stateDirFromStack, nodePoolsStack, "last");
+        Expressions first = recordedIn(stack, stateDirFromStack, iamStack, "first");
         return adopted.map(deployed -> new Expressions(
-                        "coalesce(" + recorded.station() + ", \""
+                        "coalesce(" + last.station() + ", " + first.station() + ", \""
                                 + deployed.station().key() + "\")",
-                        "coalesce(" + recorded.version() + ", \""
+                        "coalesce(" + last.version() + ", " + first.version() + ", \""
                                 + deployed.release().chartVersion() + "\")"))
-                .orElse(recorded);
+                // coalesce fails where every argument is empty: nothing recorded yet, nothing to check.
+                .orElseGet(() -> new Expressions(
+                        "try(coalesce(" + last.station() + ", " + first.station() + "), \"\")",
+                        "try(coalesce(" + last.version() + ", " + first.version() + "), \"\")"));
     }
 
-    private Expressions recordedIn(TerraformStack stack, String stateDirFromStack) {
+    /**
+     * The outputs of {@code source}'s state as Terraform reads them in {@code stack}, empty strings where it has none.
+     *
+     * @param id tells the data sources of the two states in one stack apart
+     */
+    private Expressions recordedIn(TerraformStack stack, String stateDirFromStack, String source, String id) {
         if (backend.isRemote()) {
             // terraform_remote_state fails on a missing state object, so it is read only once the object is listed.
-            String key = StateBackends.stateKey(backend, iamStack);
-            AwsProvider stateRegion = new AwsProvider(
-                    stack,
-                    "aws_state",
-                    AwsProviderConfig.builder()
-                            .alias("state")
-                            .region(backend.region())
-                            .build());
+            String key = StateBackends.stateKey(backend, source);
+            AwsProvider stateRegion = stack.getNode().tryFindChild("aws_state") instanceof AwsProvider existing
+                    ? existing
+                    : new AwsProvider(
+                            stack,
+                            "aws_state",
+                            AwsProviderConfig.builder()
+                                    .alias("state")
+                                    .region(backend.region())
+                                    .build());
             TerraformDataSource objects = new TerraformDataSource(
                     stack,
-                    "karpenter_deployed_state_object",
+                    "karpenter_deployed_state_object_" + id,
                     TerraformResourceConfig.builder()
                             .terraformResourceType("aws_s3_objects")
                             .provider(stateRegion)
                             .build());
             objects.addOverride("bucket", backend.bucket().orElseThrow());
             objects.addOverride("prefix", key);
-            TerraformRemoteState deployed = DataTerraformRemoteStateS3.Builder.create(stack, REMOTE_STATE)
+            TerraformRemoteState deployed = DataTerraformRemoteStateS3.Builder.create(stack, REMOTE_STATE + "_" + id)
                     .bucket(backend.bucket().orElseThrow())
                     .key(key)
                     .region(backend.region())
@@ -146,7 +170,7 @@ final class DeployedState {
         }
         // The state file itself, read by the file function: Terraform creates an empty one when it first locks it,
         // and rewrites it during an apply, neither of which a count over terraform_remote_state survives.
-        String path = StateBackends.localStatePath(iamStack, stateDirFromStack);
+        String path = StateBackends.localStatePath(source, stateDirFromStack);
         // The project's directory may be named anything: quoted, so that no name is read as an expression.
         String file = TerraformStrings.quoted(path);
         String outputs = "jsondecode(file(" + file + ")).outputs.";
@@ -163,13 +187,19 @@ final class DeployedState {
      */
     Deployed read(Path projectDir) {
         if (backend.isRemote()) {
-            throw new ConfigException("the state of " + iamStack + " is in s3://"
-                    + backend.bucket().orElseThrow() + "/" + StateBackends.stateKey(backend, iamStack)
+            throw new ConfigException("the state of " + nodePoolsStack + " is in s3://"
+                    + backend.bucket().orElseThrow() + "/" + StateBackends.stateKey(backend, nodePoolsStack)
                     + "; pass --from with its output " + VERSION_OUTPUT + " ("
-                    + CdktfCli.command("output " + iamStack) + ")");
+                    + CdktfCli.command("output " + nodePoolsStack) + ")");
         }
-        Path state =
-                projectDir.resolve(StateBackends.localStatePath(iamStack, ".")).normalize();
+        Path last = projectDir
+                .resolve(StateBackends.localStatePath(nodePoolsStack, "."))
+                .normalize();
+        Path state = Files.isRegularFile(last) && !recordedVersion(last).isEmpty()
+                ? last
+                : projectDir
+                        .resolve(StateBackends.localStatePath(iamStack, "."))
+                        .normalize();
         if (adopted.isPresent()
                 && (!Files.isRegularFile(state) || recordedVersion(state).isEmpty())) {
             return adopted.get();

@@ -5,6 +5,7 @@ import com.hashicorp.cdktf.TerraformOutput;
 import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.iam.IamStack;
+import dev.platform.karpenter.nodepools.NodePoolsStack;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -14,9 +15,9 @@ import java.util.Optional;
  * (v0.30 straight to 1.x, 1.0 from an older 0.33 patch, 1.1 with pools still declared as v1beta1...), naming the
  * next allowed step.
  *
- * <p>The IAM stack, applied first, records what each deploy was in two outputs. Every stack of the cluster reads
- * them back from that stack's state (a first deploy has nothing to check) and fails the precondition of an output
- * when {@link UpgradeSteps} refuses the move. The verdict for every
+ * <p>The node-pools stack, applied last, records what each deploy was in two outputs (the IAM stack too, as states
+ * written before hold them: {@link DeployedState}). Every stack of the cluster reads them back (a first deploy has
+ * nothing to check) and fails the precondition of an output when {@link UpgradeSteps} refuses the move. The verdict for every
  * kind of deployed release is computed here, at synth, into a lookup table: Terraform only looks it up.
  */
 public final class StepGuard {
@@ -46,9 +47,9 @@ public final class StepGuard {
         return config.upgradeOverride() ? Optional.empty() : Optional.of(new StepGuard(config, stateDirFromStack));
     }
 
-    /** The outputs the next deploy's guard reads back; in the IAM stack, the first one applied. */
-    public static void record(IamStack iam, ClusterConfig config) {
-        DeployedState.record(iam, config);
+    /** The outputs the next deploy's guard reads back: in the node-pools stack (applied last) and the IAM stack. */
+    public static void record(ClusterConfig config, IamStack iam, NodePoolsStack nodePools) {
+        DeployedState.record(config, nodePools, iam);
     }
 
     /** Adds the guard to {@code stack}: an output whose precondition looks the deployed station up in the table. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
+import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.release.DeclaredApis;
 import dev.platform.karpenter.release.KarpenterMinor;
 import dev.platform.karpenter.release.KarpenterRelease;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The one reader of what was deployed: bin/upgrade-path reads back exactly the outputs the IAM stack records (as
+ * The one reader of what was deployed: bin/upgrade-path reads back exactly the outputs the stacks record (as
  * synthesized), from the file the step guard reads them from; what it cannot read is one line.
  */
 @KernelOnlyThroughSynthesized
@@ -84,8 +85,32 @@ class DeployedStateTest {
         DeployedState remote = DeployedState.of(
                 TestConfigs.config(TestConfigs.V1, "state_bucket = \"tf-state\"", "state_region = \"eu-west-1\""));
         assertThatThrownBy(() -> remote.read(project))
-                .hasMessage("the state of demo-iam is in s3://tf-state/karpenter/demo-iam.tfstate; pass --from with"
-                        + " its output karpenter_chart_version (bin/cdktf output demo-iam)");
+                .hasMessage("the state of demo-nodepools is in s3://tf-state/karpenter/demo-nodepools.tfstate; pass"
+                        + " --from with its output karpenter_chart_version (bin/cdktf output demo-nodepools)");
+    }
+
+    /**
+     * A deploy of 0.37.8 whose IAM stack applied but whose node-pools stack did not: the cluster is still at 0.37.2,
+     * as the node-pools stack (applied last) records, and 1.0 may not follow it yet.
+     */
+    @Test
+    void theNodePoolsRecordWinsOverTheIamRecordAndTheIamRecordServesWithoutIt() throws IOException {
+        Deployed done = new Deployed(KarpenterRelease.of("0.37.8"), ApiGeneration.V1BETA1);
+        Deployed stillRunning = new Deployed(KarpenterRelease.of("0.37.2"), ApiGeneration.V1BETA1);
+        writeState(done.release().chartVersion(), done.station().key());
+
+        assertThat(local.read(project))
+                .as("states written before the node-pools record")
+                .isEqualTo(done);
+
+        writeState(
+                project.resolve("terraform.demo-nodepools.tfstate"),
+                "0.37.2",
+                stillRunning.station().key());
+
+        assertThat(local.read(project)).isEqualTo(stillRunning);
+        assertThat(UpgradeSteps.check(local.read(project), DeclaredApis.keeping(KarpenterRelease.of("1.0.14"))))
+                .isPresent();
     }
 
     private Path stateFile() {
@@ -93,7 +118,11 @@ class DeployedStateTest {
     }
 
     private void writeState(String version, String station) throws IOException {
-        Files.writeString(stateFile(), """
+        writeState(stateFile(), version, station);
+    }
+
+    private static void writeState(Path file, String version, String station) throws IOException {
+        Files.writeString(file, """
                 {"version": 4, "outputs": {
                   "karpenter_chart_version": {"value": "%s", "type": "string"},
                   "karpenter_upgrade_station": {"value": "%s", "type": "string"}}}

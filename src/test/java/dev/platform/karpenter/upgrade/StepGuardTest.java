@@ -15,29 +15,38 @@ import org.junit.jupiter.api.Test;
 class StepGuardTest {
     private static final Synthesized LOCAL = Synthesized.of(TestConfigs.config(TestConfigs.V1));
 
+    /** The node-pools stack, applied last, so that a deploy that failed on the way is not recorded as done. */
     @Test
-    void theIamStackRecordsTheVersionAndStation() {
-        JsonNode outputs = LOCAL.stack("demo-iam").path("output");
+    void theNodePoolsAndIamStacksRecordTheVersionAndStation() {
+        for (String stack : new String[] {"demo-nodepools", "demo-iam"}) {
+            JsonNode outputs = LOCAL.stack(stack).path("output");
 
-        assertThat(outputs.at("/karpenter_chart_version/value").asText()).isEqualTo(TestConfigs.V1);
-        assertThat(outputs.at("/karpenter_upgrade_station/value").asText())
-                .isEqualTo(TestConfigs.V1_MINOR + "/latest/v1");
+            assertThat(outputs.at("/karpenter_chart_version/value").asText())
+                    .as(stack)
+                    .isEqualTo(TestConfigs.V1);
+            assertThat(outputs.at("/karpenter_upgrade_station/value").asText())
+                    .as(stack)
+                    .isEqualTo(TestConfigs.V1_MINOR + "/latest/v1");
+        }
+        assertThat(LOCAL.stack("demo-karpenter")
+                        .at("/output/karpenter_upgrade_station")
+                        .isMissingNode())
+                .isTrue();
     }
 
     @Test
-    void everyStackReadsTheIamStacksStateAndChecksTheStepInAnOutputPrecondition() {
+    void everyStackReadsTheNodePoolsThenTheIamStacksStateAndChecksTheStepInAnOutputPrecondition() {
         String file = "jsondecode(file(\"../../terraform.demo-iam.tfstate\")).outputs.";
         for (String stack : new String[] {"demo-iam", "demo-interruption", "demo-karpenter", "demo-nodepools"}) {
             JsonNode guard = LOCAL.stack(stack).at("/output/karpenter_step_guard");
             assertThat(guard.path("value").asText()).as(stack).isEqualTo(TestConfigs.V1);
-            String station = "fileexists(\"../../terraform.demo-iam.tfstate\") ? try(" + file
-                    + "karpenter_upgrade_station.value, \"\") : \"\"";
             assertThat(guard.at("/precondition/condition").asText())
-                    .isEqualTo("${lookup(local.karpenter_upgrade_refusals, " + station + ", \"\") == \"\"}");
+                    .isEqualTo("${lookup(local.karpenter_upgrade_refusals, try(coalesce(" + recorded("nodepools") + ", "
+                            + recorded("iam") + "), \"\"), \"\") == \"\"}");
             assertThat(guard.at("/precondition/error_message").asText())
-                    .startsWith("Karpenter ${fileexists(")
+                    .startsWith("Karpenter ${try(coalesce(fileexists(")
                     .contains(file + "karpenter_chart_version.value")
-                    .contains("is deployed (read back from the state of demo-iam): ");
+                    .contains("is deployed (read back from the state of demo-nodepools, else demo-iam): ");
             JsonNode refusals = LOCAL.stack(stack).at("/locals/karpenter_upgrade_refusals");
             assertThat(refusals.path("0.30/early/v1alpha5").asText())
                     .isEqualTo(
@@ -60,15 +69,13 @@ class StepGuardTest {
         JsonNode stack = Synthesized.of(TestConfigs.config(TestConfigs.V1, "adopt = { chart_version = \"v0.30.0\" }"))
                 .stack("demo-karpenter");
         JsonNode guard = stack.at("/output/karpenter_step_guard");
-        String recorded = "fileexists(\"../../terraform.demo-iam.tfstate\") ? try(jsondecode(file("
-                + "\"../../terraform.demo-iam.tfstate\")).outputs.karpenter_upgrade_station.value, \"\") : \"\"";
 
         assertThat(guard.at("/precondition/condition").asText())
-                .isEqualTo("${lookup(local.karpenter_upgrade_refusals, coalesce(" + recorded
-                        + ", \"0.30/early/v1alpha5\"), \"\") == \"\"}");
+                .isEqualTo("${lookup(local.karpenter_upgrade_refusals, coalesce(" + recorded("nodepools") + ", "
+                        + recorded("iam") + ", \"0.30/early/v1alpha5\"), \"\") == \"\"}");
         assertThat(guard.at("/precondition/error_message").asText())
-                .contains(", \"v0.30.0\")} is deployed (read back from the state of demo-iam, else"
-                        + " adopt.chart_version): ");
+                .contains(", \"v0.30.0\")} is deployed (read back from the state of demo-nodepools, else demo-iam,"
+                        + " else adopt.chart_version): ");
         assertThat(stack.at("/locals/karpenter_upgrade_refusals")
                         .path("0.30/early/v1alpha5")
                         .asText())
@@ -81,27 +88,38 @@ class StepGuardTest {
                 .isPresent();
     }
 
+    /** The local state file of the demo cluster's {@code concern} stack, its station output or "" without one. */
+    private static String recorded(String concern) {
+        String file = "\"../../terraform.demo-" + concern + ".tfstate\"";
+        return "fileexists(" + file + ") ? try(jsondecode(file(" + file
+                + ")).outputs.karpenter_upgrade_station.value, \"\") : \"\"";
+    }
+
     @Test
     void withS3StateTheGuardFirstListsTheStateObjectInTheBucketsRegion() {
         JsonNode stack = Synthesized.of(TestConfigs.config(
                         TestConfigs.V1, "state_bucket = \"tf-state\"", "state_region = \"eu-west-1\""))
                 .stack("demo-karpenter");
 
-        JsonNode objects = stack.at("/data/aws_s3_objects/karpenter_deployed_state_object");
-        assertThat(objects.path("bucket").asText()).isEqualTo("tf-state");
-        assertThat(objects.path("prefix").asText()).isEqualTo("karpenter/demo-iam.tfstate");
-        assertThat(objects.path("provider").asText()).isEqualTo("aws.state");
+        for (String[] source : new String[][] {{"last", "nodepools"}, {"first", "iam"}}) {
+            String key = "karpenter/demo-" + source[1] + ".tfstate";
+            JsonNode objects = stack.at("/data/aws_s3_objects/karpenter_deployed_state_object_" + source[0]);
+            assertThat(objects.path("bucket").asText()).isEqualTo("tf-state");
+            assertThat(objects.path("prefix").asText()).isEqualTo(key);
+            assertThat(objects.path("provider").asText()).isEqualTo("aws.state");
+            JsonNode state = stack.at("/data/terraform_remote_state/karpenter_deployed_release_" + source[0]);
+            assertThat(state.path("backend").asText()).isEqualTo("s3");
+            assertThat(state.at("/config/key").asText()).isEqualTo(key);
+            assertThat(state.path("count").asText())
+                    .isEqualTo("${contains(data.aws_s3_objects.karpenter_deployed_state_object_" + source[0]
+                            + ".keys, \"" + key + "\") ? 1 : 0}");
+            assertThat(stack.at("/output/karpenter_step_guard/precondition/condition")
+                            .asText())
+                    .contains("try(data.terraform_remote_state.karpenter_deployed_release_" + source[0]
+                            + "[0].outputs.karpenter_upgrade_station, \"\")");
+        }
         assertThat(stack.at("/provider/aws").findValuesAsText("region")).contains("eu-west-1");
-        JsonNode state = stack.at("/data/terraform_remote_state/karpenter_deployed_release");
-        assertThat(state.path("backend").asText()).isEqualTo("s3");
-        assertThat(state.at("/config/key").asText()).isEqualTo("karpenter/demo-iam.tfstate");
-        assertThat(state.path("count").asText())
-                .isEqualTo(
-                        "${contains(data.aws_s3_objects.karpenter_deployed_state_object.keys, \"karpenter/demo-iam.tfstate\") ? 1 : 0}");
-        assertThat(stack.at("/output/karpenter_step_guard/precondition/condition")
-                        .asText())
-                .contains(
-                        "try(data.terraform_remote_state.karpenter_deployed_release[0].outputs.karpenter_upgrade_station, \"\")");
+        assertThat(stack.at("/provider/aws").findValuesAsText("alias")).containsOnlyOnce("state");
     }
 
     @Test

@@ -63,7 +63,7 @@ class UpgradeWalkIT {
 
         String refusedJump = refuse(TestConfigs.V1);
         assertThat(refusedJump)
-                .contains("Karpenter v0.30.0 is deployed (read back from the state of walk-iam):"
+                .contains("Karpenter v0.30.0 is deployed (read back from the state of walk-nodepools, else walk-iam):"
                         + " karpenter_chart_version " + TestConfigs.V1
                         + " cannot follow it: upstream allows no jump from v0.30.x to " + TestConfigs.V1_SERIES)
                 .contains("the next allowed step is v0.31.5");
