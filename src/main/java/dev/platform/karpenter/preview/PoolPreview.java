@@ -42,7 +42,15 @@ public record PoolPreview(PoolFacts pool, Selection selection, List<String> refu
                         + requirement.describe() + " (" + requirement.where()
                         + ") cannot be met: the matching types have "
                         + found + " value" + (found == 1 ? "" : "s") + " of " + requirement.key()));
-        if (!selection.types().isEmpty() && !pool.limits().isEmpty() && !Spending.anyFits(selection, pool.limits())) {
+        boolean paused =
+                !pool.limits().isEmpty() && pool.limits().values().stream().allMatch(limit -> limit.signum() == 0);
+        if (paused) {
+            // Zero limits pause a pool without deleting it (which would drain its nodes): deliberate, not a mistake.
+            warnings.add(name + ": its limits " + pool.limits().keySet() + " (spec.limits) are zero: it launches no"
+                    + " node while they stay so");
+        } else if (!selection.types().isEmpty()
+                && !pool.limits().isEmpty()
+                && !Spending.anyFits(selection, pool.limits())) {
             InstanceType smallest = selection.types().stream()
                     .map(Selection.Candidate::type)
                     .min(Comparator.comparingInt(InstanceType::vcpus).thenComparingLong(InstanceType::memoryMiB))

@@ -64,6 +64,19 @@ class PoolChecksTest {
                         + " its smallest matching type");
     }
 
+    /** Zero limits pause a pool without deleting it, which would drain its nodes. */
+    @Test
+    void zeroLimitsPauseAPoolWithAWarning() {
+        check("node_pool_spec = { limits = { cpu = \"0\", memory = \"0\" } }");
+        assertThat(warned())
+                .startsWith("warning: demo: pool \"default\": its limits [cpu, memory] (spec.limits) are zero: it"
+                        + " launches no node while they stay so");
+        assertThatThrownBy(() -> check("node_pool_spec = { limits = { cpu = \"0\", memory = \"4Gi\" } }"))
+                .as("one limit above zero: below one node is a mistake")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("are below one node of its smallest matching type");
+    }
+
     @Test
     void warnsOfMaxPodsAboveTheInterfacesAndSynthGoesOn() {
         check("node_class_spec = { kubelet = { maxPods = 110 } }");
