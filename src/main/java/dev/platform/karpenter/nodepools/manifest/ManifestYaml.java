@@ -28,9 +28,13 @@ public final class ManifestYaml {
     private static final ObjectMapper YAML = new ObjectMapper(FACTORY)
             .setDefaultPropertyInclusion(
                     JsonInclude.Value.construct(JsonInclude.Include.NON_EMPTY, JsonInclude.Include.ALWAYS));
-    /** Typed records to trees: unset and empty fields left out, at every depth. */
-    private static final ObjectMapper TREES =
-            new ObjectMapper(FACTORY).setSerializationInclusion(JsonInclude.Include.NON_EMPTY);
+    /**
+     * Typed records to trees: unset and empty fields left out, at every depth. Entries of a map with an empty value
+     * stay: a label or tag may be "" (NON_EMPTY alone would drop them from labels and tags).
+     */
+    private static final ObjectMapper TREES = new ObjectMapper(FACTORY)
+            .setDefaultPropertyInclusion(
+                    JsonInclude.Value.construct(JsonInclude.Include.NON_EMPTY, JsonInclude.Include.NON_NULL));
 
     private static final TypeReference<Map<String, Object>> TREE = new TypeReference<>() {};
 

@@ -36,6 +36,27 @@ class RenderedPoolsTest {
         assertThat(RenderedPools.of(config(V1, AL2023_ALIAS)).amiFamilies()).containsExactly(AmiFamily.AL2023);
     }
 
+    /** Kubernetes labels and AWS tags may be empty strings; an entry with one must reach the objects. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "v0.30.0, Provisioner, /labels, AWSNodeTemplate",
+        "newest, NodePool, /template/metadata/labels, EC2NodeClass"
+    })
+    void labelsAndTagsWithAnEmptyValueAreRendered(String version, String poolKind, String labelsAt, String classKind) {
+        ClusterConfig config = config(
+                version.equals("newest") ? V1 : version,
+                "node_labels = { \"example.com/batch\" = \"\" }",
+                "tags = { Owner = \"\" }");
+
+        JsonNode labels = Rendered.spec(config, poolKind, "default").at(labelsAt);
+        JsonNode tags = Rendered.spec(config, classKind, "default").path("tags");
+
+        assertThat(labels.has("example.com/batch")).isTrue();
+        assertThat(labels.path("example.com/batch").asText("x")).isEmpty();
+        assertThat(tags.has("Owner")).isTrue();
+        assertThat(tags.path("Owner").asText("x")).isEmpty();
+    }
+
     @Test
     void aSpecAmiFamilyCustomBringsNoDisksOfTheProject() {
         ClusterConfig config = config(
