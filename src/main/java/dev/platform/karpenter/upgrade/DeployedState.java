@@ -36,6 +36,7 @@ final class DeployedState {
     static final String VERSION_OUTPUT = "karpenter_chart_version";
 
     static final String STATION_OUTPUT = "karpenter_upgrade_station";
+    private static final String VERSION = "/" + VERSION_OUTPUT + "/value";
     static final String REMOTE_STATE = "karpenter_deployed_release";
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -70,11 +71,6 @@ final class DeployedState {
      */
     private static Deployed adopted(KarpenterRelease release) {
         return new Deployed(release, release.row().served().previous().orElse(release.apiGeneration()));
-    }
-
-    /** The stack whose state holds it. */
-    String iamStack() {
-        return iamStack;
     }
 
     /** Where the guard's deployed release comes from, for its message. */
@@ -195,39 +191,34 @@ final class DeployedState {
         Path last = projectDir
                 .resolve(StateBackends.localStatePath(nodePoolsStack, "."))
                 .normalize();
-        Path state = Files.isRegularFile(last) && !recordedVersion(last).isEmpty()
-                ? last
-                : projectDir
-                        .resolve(StateBackends.localStatePath(iamStack, "."))
-                        .normalize();
+        Path first =
+                projectDir.resolve(StateBackends.localStatePath(iamStack, ".")).normalize();
+        Optional<JsonNode> lastOutputs =
+                outputs(last).filter(outputs -> !outputs.at(VERSION).asText("").isEmpty());
+        Path state = lastOutputs.isPresent() ? last : first;
+        Optional<JsonNode> outputs = lastOutputs.or(() -> outputs(first));
         if (adopted.isPresent()
-                && (!Files.isRegularFile(state) || recordedVersion(state).isEmpty())) {
+                && outputs.map(o -> o.at(VERSION).asText("")).orElse("").isEmpty()) {
             return adopted.get();
         }
-        JsonNode outputs;
-        try {
-            outputs = Files.size(state) == 0
-                    ? JSON.createObjectNode()
-                    : JSON.readTree(state.toFile()).path("outputs");
-        } catch (IOException e) {
-            throw new ConfigException("no state of " + iamStack + " in " + state.getParent()
-                    + " (nothing deployed yet?): pass --from VERSION, or deploy karpenter_chart_version directly");
-        }
-        String version = outputs.at("/" + VERSION_OUTPUT + "/value").asText("");
+        JsonNode recorded = outputs.orElseThrow(() -> new ConfigException("no state of " + iamStack + " in "
+                + first.getParent()
+                + " (nothing deployed yet?): pass --from VERSION, or deploy karpenter_chart_version directly"));
         return deployed(
-                state, version, outputs.at("/" + STATION_OUTPUT + "/value").asText(""));
+                state,
+                recorded.at(VERSION).asText(""),
+                recorded.at("/" + STATION_OUTPUT + "/value").asText(""));
     }
 
-    /** The version a local state records, empty where it records none or cannot be read. */
-    private static String recordedVersion(Path state) {
+    /** The outputs of a local state file, empty where it cannot be read; an empty file has none yet. */
+    private static Optional<JsonNode> outputs(Path state) {
         try {
-            return Files.size(state) == 0
-                    ? ""
-                    : JSON.readTree(state.toFile())
-                            .at("/outputs/" + VERSION_OUTPUT + "/value")
-                            .asText("");
+            return Optional.of(
+                    Files.size(state) == 0
+                            ? JSON.createObjectNode()
+                            : JSON.readTree(state.toFile()).path("outputs"));
         } catch (IOException e) {
-            return "";
+            return Optional.empty();
         }
     }
 
