@@ -70,10 +70,10 @@ public final class ClusterGuards {
             guards.add(chartSupportsTheCluster(config.release(), config.clusterName()));
         }
         RenderedPools pools = RenderedPools.of(config);
-        for (AmiFamily family : pools.amiFamilies()) {
+        for (AmiFamily family : pools.imageFamilies()) {
             RenderedNodeClass first = pools.generations().stream()
                     .flatMap(generation -> generation.nodeClasses().stream())
-                    .filter(nodeClass -> nodeClass.family() == family)
+                    .filter(nodeClass -> nodeClass.imageFamily() == family)
                     .findFirst()
                     .orElseThrow();
             family.newestKubernetesMinor().ifPresent(newest -> guards.add(amisExist(config, first, newest)));
@@ -146,9 +146,9 @@ public final class ClusterGuards {
     }
 
     private static Postcondition amisExist(ClusterConfig config, RenderedNodeClass nodeClass, int newestKubernetes) {
-        AmiFamily family = nodeClass.family();
+        AmiFamily family = nodeClass.imageFamily();
         // The family's source is the user's text (a spec alias may hold anything its CRD allows): literal.
-        String source = TerraformStrings.literal(nodeClass.familySource());
+        String source = TerraformStrings.literal(nodeClass.imageFamilySource());
         String setting = source.substring(0, source.indexOf(" = "));
         boolean alias = setting.endsWith(".alias");
         List<String> others = AmiFamily.acceptedByAll(NodePoolRules.of(config.release())).stream()

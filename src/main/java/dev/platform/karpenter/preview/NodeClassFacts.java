@@ -2,8 +2,9 @@ package dev.platform.karpenter.preview;
 
 import dev.platform.karpenter.catalog.NodeClassOffer;
 import dev.platform.karpenter.catalog.NodeClassOffer.AmiKind;
+import dev.platform.karpenter.config.AmiFamily;
+import dev.platform.karpenter.nodepools.manifest.RenderedNodeClass;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -13,19 +14,12 @@ final class NodeClassFacts {
     private NodeClassFacts() {}
 
     /**
-     * The family from the first AMI alias ("bottlerocket@latest", "windows2022@v20250101") or, without one, from
-     * amiFamily; AMIs chosen by id, name or tags with family Custom are taken as Linux on both architectures.
+     * What Karpenter makes of the node class's family (EC2NodeClass.AMIFamily(): amiFamily, else the alias's): its
+     * pod and overhead formulas, and the system of its instance types (windows for the Windows families, linux for
+     * every other, Custom included). Without a node class of the project's: AL2023.
      */
-    static NodeClassOffer offer(Map<String, Object> nodeClass, Map<String, Object> kubelet) {
-        String family = String.valueOf(nodeClass.getOrDefault("amiFamily", "AL2023"));
-        for (Object term : PoolFacts.list(nodeClass.get("amiSelectorTerms"))) {
-            Object alias = PoolFacts.map(term).get("alias");
-            if (alias != null) {
-                family = String.valueOf(alias).split("@", 2)[0];
-                break;
-            }
-        }
-        AmiKind kind = kind(family);
+    static NodeClassOffer offer(RenderedNodeClass nodeClass, Map<String, Object> kubelet) {
+        AmiKind kind = nodeClass == null ? AmiKind.AL2023 : kind(nodeClass.family());
         return new NodeClassOffer(
                 kind,
                 kind == AmiKind.WINDOWS ? "windows" : "linux",
@@ -33,16 +27,13 @@ final class NodeClassFacts {
                 kubelet(kubelet));
     }
 
-    static AmiKind kind(String family) {
-        String lower = family.toLowerCase(Locale.ROOT);
-        if (lower.startsWith("windows")) {
-            return AmiKind.WINDOWS;
-        }
-        return switch (lower) {
-            case "al2023" -> AmiKind.AL2023;
-            case "al2" -> AmiKind.AL2;
-            case "bottlerocket" -> AmiKind.BOTTLEROCKET;
-            default -> AmiKind.CUSTOM;
+    private static AmiKind kind(AmiFamily family) {
+        return switch (family) {
+            case AL2023 -> AmiKind.AL2023;
+            case AL2 -> AmiKind.AL2;
+            case BOTTLEROCKET -> AmiKind.BOTTLEROCKET;
+            case WINDOWS2019, WINDOWS2022, WINDOWS2025 -> AmiKind.WINDOWS;
+            case CUSTOM -> AmiKind.CUSTOM;
         };
     }
 

@@ -15,7 +15,6 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,7 +31,8 @@ import java.util.TreeSet;
  * @param limits        resource to quantity in base units
  * @param weight        spec.weight (0 unset)
  * @param consolidatesUnderutilized whether consolidation replaces underutilized nodes (not only empty ones)
- * @param capacityTypes the capacity types its requirements allow (Karpenter defaults to on-demand without any)
+ * @param capacityTypes the capacity types its object allows (RenderedPool#capacityTypes: all three without a
+ *                      requirement, which only a Provisioner's webhook defaulted, to on-demand)
  * @param nodeClass     what its node class offers
  * @param kubelet       the kubelet settings in force (for the maxPods check)
  */
@@ -47,8 +47,6 @@ public record PoolFacts(
         NodeClassOffer nodeClass,
         String nodeClassName) {
 
-    static final String CAPACITY_TYPE = "karpenter.sh/capacity-type";
-
     /** The cluster's pools, in the settings' order: the objects the model rendered, which the stacks apply. */
     public static List<PoolFacts> of(ClusterConfig config) {
         List<PoolFacts> pools = new ArrayList<>();
@@ -56,16 +54,14 @@ public record PoolFacts(
             Map<String, Object> nodeClass = pool.nodeClass() == null
                     ? Map.of()
                     : pool.nodeClass().object().spec();
-            pools.add(of(pool.object(), pool.settings().specSetting(), nodeClass, pool.defaulted()));
+            pools.add(of(pool, nodeClass));
         }
         return List.copyOf(pools);
     }
 
-    private static PoolFacts of(
-            KubernetesObject<Map<String, Object>> pool,
-            String setting,
-            Map<String, Object> nodeClass,
-            List<ApiGeneration.AdmissionDefault> defaulted) {
+    private static PoolFacts of(RenderedPool rendered, Map<String, Object> nodeClass) {
+        KubernetesObject<Map<String, Object>> pool = rendered.object();
+        List<ApiGeneration.AdmissionDefault> defaulted = rendered.defaulted();
         Map<String, Object> spec = pool.spec();
         boolean provisioner =
                 pool.kind().equals(ApiGeneration.V1ALPHA5.kinds().pool().kind());
@@ -117,13 +113,13 @@ public record PoolFacts(
                 : nodeClass.containsKey("kubelet") ? map(nodeClass.get("kubelet")) : map(template.get("kubelet"));
         return new PoolFacts(
                 pool.metadata().name(),
-                setting,
+                rendered.settings().specSetting(),
                 List.copyOf(requirements),
                 Collections.unmodifiableMap(limits),
                 weight == null ? 0 : Integer.parseInt(String.valueOf(weight)),
                 underutilized,
-                capacityTypes(requirements),
-                NodeClassFacts.offer(nodeClass, kubelet),
+                rendered.capacityTypes(),
+                NodeClassFacts.offer(rendered.nodeClass(), kubelet),
                 nodeClassName);
     }
 
@@ -165,19 +161,6 @@ public record PoolFacts(
                     at + "[" + i + "]"));
         }
         return requirements;
-    }
-
-    /** Karpenter's reading: the requirements on the label, ANDed; none means on-demand only (its default). */
-    static Set<String> capacityTypes(List<LabelRequirement> requirements) {
-        Set<String> types = new LinkedHashSet<>(List.of("spot", "on-demand", "reserved"));
-        boolean any = false;
-        for (LabelRequirement requirement : requirements) {
-            if (requirement.key().equals(CAPACITY_TYPE)) {
-                any = true;
-                types.removeIf(type -> !requirement.admits(type));
-            }
-        }
-        return any ? types : Set.of("on-demand");
     }
 
     @SuppressWarnings("unchecked")

@@ -89,6 +89,21 @@ class ClusterGuardsTest {
                         + " \"al2023@latest\". Nothing was changed.");
     }
 
+    /** amiFamily Custom with an AL2 alias boots AL2's AMIs, which Karpenter no longer resolves from 1.33 on. */
+    @Test
+    void aCustomClassBootingAnAmazonLinux2AliasGetsTheSameGuard() {
+        List<Postcondition> guards = ClusterGuards.postconditions(TestConfigs.config(
+                "1.0.4",
+                "node_class_spec = { amiFamily = \"Custom\", amiSelectorTerms = [{ alias = \"al2@latest\" }],"
+                        + " userData = \"#!/bin/bash\" }"));
+
+        assertThat(guards).hasSize(3);
+        assertThat(guards.get(2).getCondition()).isEqualTo("${tonumber(split(\".\", self.version)[1]) <= 32}");
+        assertThat(guards.get(2).getErrorMessage())
+                .startsWith("node_class_spec.amiSelectorTerms[0].alias = \"al2@latest\" cannot run on EKS cluster"
+                        + " demo: it runs Kubernetes ${self.version}, and EKS publishes no AL2 AMI");
+    }
+
     /** A spec alias naming another family lifts the guard the typed default would have set. */
     @Test
     void aSpecAliasOfAnotherFamilyDropsTheTypedFamilysGuard() {

@@ -86,6 +86,16 @@ class PoolChecksTest {
                 .contains("unless the VPC CNI runs with prefix delegation");
     }
 
+    /** Without a capacity-type requirement a NodePool allows spot (no webhook defaults it since v1beta1). */
+    @Test
+    void warnsOfFewSpotTypesWhereNoRequirementNamesACapacityType() {
+        check(
+                "controller_values = { settings = { featureGates = { spotToSpotConsolidation = true } } }",
+                "node_pool_spec = { template = { spec = { requirements = [{ key ="
+                        + " \"karpenter.k8s.aws/instance-family\", operator = \"In\", values = [\"c7a\"] }] } } }");
+        assertThat(warned()).contains("pool \"default\" allows spot with spot-to-spot consolidation on but matches");
+    }
+
     @Test
     void defaultSettingsPassSilently() {
         check();

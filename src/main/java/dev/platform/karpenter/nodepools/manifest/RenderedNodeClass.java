@@ -32,11 +32,23 @@ public record RenderedNodeClass(NodeClassSettings settings, KubernetesObject<Map
     }
 
     /**
-     * Where its family is written, for messages: the spec's field ("node_class_spec.amiSelectorTerms[0].alias =
-     * \"al2@latest\"") or the typed setting ("ami_family = \"AL2\"").
+     * The family of the AMIs its nodes boot: that of its amiSelectorTerms alias where it has one (with amiFamily
+     * Custom too: the alias's AMIs, the class's userData), else {@link #family()}. The AMIs EKS publishes, and so
+     * the Kubernetes versions they run on, follow this one.
      */
-    public String familySource() {
-        return SpecRules.familyIn(settings.spec(), settings.specSetting())
+    public AmiFamily imageFamily() {
+        return SpecRules.aliasIn(object.spec(), "")
+                .map(SpecRules.WrittenFamily::family)
+                .orElseGet(this::family);
+    }
+
+    /**
+     * Where its image family is written, for messages: the spec's field ("node_class_spec.amiSelectorTerms[0].alias =
+     * \"al2@latest\"", "node_class_spec.amiFamily = \"AL2\"") or the typed setting ("ami_family = \"AL2\"").
+     */
+    public String imageFamilySource() {
+        return SpecRules.aliasIn(settings.spec(), settings.specSetting())
+                .or(() -> SpecRules.familyIn(settings.spec(), settings.specSetting()))
                 .map(written -> written.field() + " = " + ConfigException.quote(written.value()))
                 .orElseGet(() -> settings.written(SettingsCatalogue.AMI_FAMILY)
                                 .orElse(SettingsCatalogue.AMI_FAMILY.key())

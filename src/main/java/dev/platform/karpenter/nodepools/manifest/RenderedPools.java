@@ -120,11 +120,11 @@ public final class RenderedPools {
         return addOns;
     }
 
-    /** The AMI families the node classes' objects name, each once, in the order of the classes. */
-    public List<AmiFamily> amiFamilies() {
+    /** The families of the AMIs the node classes' objects boot (imageFamily), each once, in the order of the classes. */
+    public List<AmiFamily> imageFamilies() {
         return generations.stream()
                 .flatMap(generation -> generation.nodeClasses().stream())
-                .map(RenderedNodeClass::family)
+                .map(RenderedNodeClass::imageFamily)
                 .distinct()
                 .toList();
     }

@@ -62,6 +62,7 @@ final class SpecRules {
     /** Rule 1 (family) and rule 2 (ami_family, ami_version): the typed settings the node class's object starts from. */
     static NodeClassSettings typedNodeClass(NodeClassSettings nodeClass) {
         Optional<WrittenFamily> written = familyIn(nodeClass.spec(), nodeClass.specSetting());
+        nodeClass.written(AMI_VERSION).ifPresent(typed -> requireVersionKept(nodeClass, typed, written));
         if (written.isEmpty()) {
             return nodeClass;
         }
@@ -71,18 +72,38 @@ final class SpecRules {
                 throw contradiction(typed, nodeClass.amiFamily().setting(), spec.field(), spec.value());
             });
         }
-        if (spec.field().endsWith(".alias")) {
-            String version = spec.value().substring(spec.value().indexOf('@') + 1);
-            nodeClass
-                    .written(AMI_VERSION)
-                    .filter(typed -> !version.equals(nodeClass.amiVersion()))
-                    .ifPresent(typed -> {
-                        throw contradiction(typed, nodeClass.amiVersion(), spec.field(), spec.value());
-                    });
-        }
         return spec.family() == nodeClass.amiFamily()
                 ? nodeClass
                 : nodeClass.withFamily(spec.family(), PoolsAndNodeClasses.LATEST_AMI);
+    }
+
+    /**
+     * Rule 2 for ami_version: the alias of the object carries the version written for the class. A spec alias
+     * replaces the typed one (with amiFamily Custom too); amiSelectorTerms without an alias leave the version nothing
+     * to name; an amiFamily of another family makes the alias that family's, at "latest".
+     */
+    private static void requireVersionKept(NodeClassSettings nodeClass, String typed, Optional<WrittenFamily> family) {
+        String version = nodeClass.amiVersion();
+        Optional<WrittenFamily> alias = aliasIn(nodeClass.spec(), nodeClass.specSetting());
+        if (alias.isPresent()) {
+            String value = alias.get().value();
+            if (!version.equals(value.substring(value.indexOf('@') + 1))) {
+                throw contradiction(typed, version, alias.get().field(), value);
+            }
+        } else if (nodeClass.spec().get("amiSelectorTerms") != null) {
+            throw new ConfigException(typed + " = " + ConfigException.quote(version) + " names the version of an"
+                    + " alias, but " + nodeClass.specSetting() + ".amiSelectorTerms selects AMIs without one: write it"
+                    + " in one place (remove " + typed + ", or select the AMIs by alias)");
+        } else if (family.isPresent()
+                && family.get().family() != nodeClass.amiFamily()
+                && !version.equals(PoolsAndNodeClasses.LATEST_AMI)) {
+            throw new ConfigException(typed + " = " + ConfigException.quote(version) + " is a release of "
+                    + nodeClass.amiFamily().setting() + ", but " + family.get().field() + " = "
+                    + ConfigException.quote(family.get().value()) + " makes the alias "
+                    + ConfigException.quote(family.get().family().alias(PoolsAndNodeClasses.LATEST_AMI))
+                    + ": write it in one place (remove " + typed + ", or write the alias with its version in "
+                    + nodeClass.specSetting() + ".amiSelectorTerms)");
+        }
     }
 
     /** Rule 1 (limits, operating system) and rule 2 (limits): the typed settings the pool's object starts from. */
@@ -210,19 +231,34 @@ final class SpecRules {
         return typed.equals(merged);
     }
 
-    /** Rule 3: a Custom node class names the AMIs it boots. */
+    /**
+     * Rule 3: a Custom node class names the AMIs it boots, and none of Windows by alias: Karpenter gives the
+     * instance types of a Custom class the linux system, which a Windows alias's AMIs never match, so such a class
+     * launches no node.
+     */
     static void requireAmiSelected(RenderedNodeClass nodeClass) {
+        if (nodeClass.family() != AmiFamily.CUSTOM) {
+            return;
+        }
         Map<String, Object> spec = nodeClass.object().spec();
-        if (nodeClass.family() == AmiFamily.CUSTOM
-                && spec.get("amiSelectorTerms") == null
-                && spec.get("amiSelector") == null) {
-            NodeClassSettings settings = nodeClass.settings();
-            String family = settings.written(AMI_FAMILY)
-                    .map(typed -> typed + " = \"Custom\"")
-                    .orElse(settings.specSetting() + ".amiFamily = \"Custom\"");
+        NodeClassSettings settings = nodeClass.settings();
+        String family = settings.written(AMI_FAMILY)
+                .map(typed -> typed + " = \"Custom\"")
+                .orElse(settings.specSetting() + ".amiFamily = \"Custom\"");
+        if (spec.get("amiSelectorTerms") == null && spec.get("amiSelector") == null) {
             throw new ConfigException(family + " selects no AMI: write amiSelectorTerms (by id, name or tags) and"
                     + " userData in " + settings.specSetting());
         }
+        aliasIn(settings.spec(), settings.specSetting())
+                .filter(alias -> alias.family().os().equals(Optional.of(AmiFamily.Os.WINDOWS)))
+                .ifPresent(alias -> {
+                    throw new ConfigException(family + " with " + alias.field() + " = "
+                            + ConfigException.quote(alias.value()) + " launches no node: Karpenter gives a Custom"
+                            + " class's instance types the linux system, which the alias's Windows AMIs do not match;"
+                            + " remove amiFamily (the alias's family bootstraps its nodes), or select your own AMIs"
+                            + " by id, name or tags with amiFamily = "
+                            + ConfigException.quote(alias.family().setting()));
+                });
     }
 
     /** Rule 3: the pool admits the operating system its node class runs. */
@@ -242,20 +278,25 @@ final class SpecRules {
     }
 
     /**
-     * The AMI family a node class spec names: amiFamily where written (Custom with an alias is Custom), else the
+     * The AMI family a node class spec names, as Karpenter reads it (EC2NodeClass.AMIFamily()): amiFamily where
+     * written (Custom with an alias is Custom: the alias's AMI, bootstrapped by the class's own userData), else the
      * family of an amiSelectorTerms alias; empty where it names none, or one the project does not know (left for the
      * CRD check).
      */
     static Optional<WrittenFamily> familyIn(Map<String, Object> spec, String setting) {
-        String prefix = setting.isEmpty() ? "" : setting + ".";
         if (spec.get("amiFamily") instanceof String amiFamily) {
-            return AmiFamily.ofSetting(amiFamily)
-                    .map(family -> new WrittenFamily(family, prefix + "amiFamily", amiFamily));
+            String field = (setting.isEmpty() ? "" : setting + ".") + "amiFamily";
+            return AmiFamily.ofSetting(amiFamily).map(family -> new WrittenFamily(family, field, amiFamily));
         }
+        return aliasIn(spec, setting);
+    }
+
+    /** The family of the AMIs an amiSelectorTerms alias selects (v1), whatever amiFamily says; empty without one. */
+    static Optional<WrittenFamily> aliasIn(Map<String, Object> spec, String setting) {
         if (spec.get("amiSelectorTerms") instanceof List<?> terms) {
             for (int i = 0; i < terms.size(); i++) {
                 if (terms.get(i) instanceof Map<?, ?> term && term.get("alias") instanceof String alias) {
-                    String field = prefix + "amiSelectorTerms[" + i + "].alias";
+                    String field = (setting.isEmpty() ? "" : setting + ".") + "amiSelectorTerms[" + i + "].alias";
                     return AmiFamily.ofAlias(alias).map(family -> new WrittenFamily(family, field, alias));
                 }
             }

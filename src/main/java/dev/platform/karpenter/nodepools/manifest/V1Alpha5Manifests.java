@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -117,8 +118,22 @@ final class V1Alpha5Manifests extends GenerationManifests {
                 new Limits(resources),
                 new ProviderRef(pool.nodeClass()),
                 new Consolidation(pool.consolidation()),
-                pool.ttlSecondsAfterEmpty().orElse(null),
+                emptyNodeTtl(pool).orElse(null),
                 pool.expireAfter().equals("Never") ? null : seconds(pool.expireAfter()));
+    }
+
+    /**
+     * When a Provisioner removes an empty node: ttl_seconds_after_empty, else, beside a v1beta1 NodePool (the 0.32
+     * transition), the consolidate_after its NodePool gets without consolidation, so that both remove empty nodes
+     * alike (the NodePool's WhenEmpty; "Never" is no TTL).
+     */
+    private static Optional<Integer> emptyNodeTtl(PoolSettings pool) {
+        return pool.ttlSecondsAfterEmpty()
+                .or(() -> pool.consolidation()
+                        ? Optional.empty()
+                        : pool.consolidateAfter()
+                                .filter(after -> !after.equals("Never"))
+                                .map(after -> Math.toIntExact(seconds(after))));
     }
 
     /** "720h" or "1h30m" in seconds: v1alpha5 takes a TTL in seconds where v1 takes a duration. */

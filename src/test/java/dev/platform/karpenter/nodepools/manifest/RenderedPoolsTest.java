@@ -33,7 +33,7 @@ class RenderedPoolsTest {
                 .isEqualTo("al2023@latest");
         // Bottlerocket's 4Gi root would not boot the AL2023 AMI (20 GiB snapshot): AL2023 brings its own volume.
         assertThat(nodeClass.has("blockDeviceMappings")).isFalse();
-        assertThat(RenderedPools.of(config(V1, AL2023_ALIAS)).amiFamilies()).containsExactly(AmiFamily.AL2023);
+        assertThat(RenderedPools.of(config(V1, AL2023_ALIAS)).imageFamilies()).containsExactly(AmiFamily.AL2023);
     }
 
     /** Kubernetes labels and AWS tags may be empty strings; an entry with one must reach the objects. */
@@ -68,7 +68,7 @@ class RenderedPoolsTest {
         assertThat(nodeClass.path("amiFamily").asText()).isEqualTo("Custom");
         assertThat(nodeClass.has("blockDeviceMappings")).isFalse();
         assertThat(nodeClass.path("amiSelectorTerms")).hasSize(1);
-        assertThat(RenderedPools.of(config).amiFamilies()).containsExactly(AmiFamily.CUSTOM);
+        assertThat(RenderedPools.of(config).imageFamilies()).containsExactly(AmiFamily.CUSTOM);
     }
 
     @Test
@@ -173,6 +173,62 @@ class RenderedPoolsTest {
         assertRefused(
                 config(V1, "ami_family = \"AL2023\"", "ami_version = \"v20240625\"", AL2023_ALIAS),
                 "ami_version = \"v20240625\" contradicts node_class_spec.amiSelectorTerms[0].alias = \"al2023@latest\"");
+    }
+
+    /** An ami_version the object would not carry is refused, however the spec takes the alias away. */
+    @Test
+    void anAmiVersionTheObjectWouldNotCarryIsRefused() {
+        // amiFamily Custom with an alias: the alias's version still counts
+        assertRefused(
+                config(
+                        V1,
+                        "ami_version = \"v1.20.3\"",
+                        "node_class_spec = { amiFamily = \"Custom\", amiSelectorTerms = [{ alias ="
+                                + " \"bottlerocket@latest\" }], userData = \"x\" }"),
+                "ami_version = \"v1.20.3\" contradicts node_class_spec.amiSelectorTerms[0].alias ="
+                        + " \"bottlerocket@latest\"");
+        // AMIs by id: no alias for the version to name
+        assertRefused(
+                config(
+                        V1,
+                        "ami_version = \"v1.20.3\"",
+                        "node_class_spec = { amiFamily = \"Bottlerocket\", amiSelectorTerms = [{ id ="
+                                + " \"ami-0123456789abcdef0\" }] }"),
+                "ami_version = \"v1.20.3\" names the version of an alias, but node_class_spec.amiSelectorTerms"
+                        + " selects AMIs without one");
+        // amiFamily of another family: the alias becomes that family's, at latest
+        assertRefused(
+                config(V1, "ami_version = \"v1.20.3\"", "node_class_spec = { amiFamily = \"AL2023\" }"),
+                "ami_version = \"v1.20.3\" is a release of Bottlerocket, but node_class_spec.amiFamily = \"AL2023\""
+                        + " makes the alias \"al2023@latest\"");
+        // amiFamily of the typed family keeps the typed alias and its version
+        JsonNode kept = Rendered.spec(
+                config(V1, "ami_version = \"v1.20.3\"", "node_class_spec = { amiFamily = \"Bottlerocket\" }"),
+                "EC2NodeClass",
+                "default");
+        assertThat(kept.path("amiSelectorTerms").get(0).path("alias").asText()).isEqualTo("bottlerocket@v1.20.3");
+    }
+
+    /** Karpenter gives a Custom class's instance types the linux system: a Windows alias's AMIs match none of them. */
+    @Test
+    void aCustomClassWithAWindowsAliasIsRefused() {
+        assertRefused(
+                config(
+                        V1,
+                        "node_classes = [{ name = \"win\", spec = { amiFamily = \"Custom\", amiSelectorTerms = [{"
+                                + " alias = \"windows2022@latest\" }], userData = \"x\" } }]",
+                        "node_pools = [{ name = \"win\", node_class = \"win\" }]"),
+                "node_classes[0].spec.amiFamily = \"Custom\" with node_classes[0].spec.amiSelectorTerms[0].alias ="
+                        + " \"windows2022@latest\" launches no node");
+        // with a Linux alias, the image family is the alias's and the bootstrap the class's own
+        RenderedNodeClass linux = RenderedPools.of(config(
+                        V1,
+                        "node_class_spec = { amiFamily = \"Custom\", amiSelectorTerms = [{ alias ="
+                                + " \"al2023@latest\" }], userData = \"x\" }"))
+                .nodeClasses()
+                .get(0);
+        assertThat(linux.family()).isEqualTo(AmiFamily.CUSTOM);
+        assertThat(linux.imageFamily()).isEqualTo(AmiFamily.AL2023);
     }
 
     @Test

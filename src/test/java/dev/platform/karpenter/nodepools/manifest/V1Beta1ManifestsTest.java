@@ -103,6 +103,29 @@ class V1Beta1ManifestsTest {
                 .isEqualTo(template.at("/spec/securityGroupSelector"));
     }
 
+    /** In the 0.32 transition both objects remove empty nodes after the one delay written for them. */
+    @Test
+    void consolidateAfterWithoutConsolidationReachesTheProvisionerToo() {
+        List<JsonNode> documents =
+                Rendered.of(config("v0.32.10", "consolidation = false", "consolidate_after = \"1m30s\""));
+
+        assertThat(Rendered.find(documents, "NodePool", "default")
+                        .at("/spec/disruption/consolidateAfter")
+                        .asText())
+                .isEqualTo("1m30s");
+        assertThat(Rendered.find(documents, "Provisioner", "default")
+                        .at("/spec/ttlSecondsAfterEmpty")
+                        .asInt())
+                .isEqualTo(90);
+        assertThat(Rendered.find(
+                                Rendered.of(
+                                        config("v0.32.10", "consolidation = false", "consolidate_after = \"Never\"")),
+                                "Provisioner",
+                                "default")
+                        .has("ttlSecondsAfterEmpty"))
+                .isFalse();
+    }
+
     @Test
     void consolidationBecomesWhenUnderutilizedWithExpiryUnderDisruption() {
         JsonNode nodePool = Rendered.find(Rendered.of(config("0.37.8")), "NodePool", "default");

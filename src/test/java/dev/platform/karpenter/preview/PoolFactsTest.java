@@ -1,0 +1,46 @@
+package dev.platform.karpenter.preview;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.platform.karpenter.catalog.NodeClassOffer.AmiKind;
+import dev.platform.karpenter.testing.TestConfigs;
+import org.junit.jupiter.api.Test;
+
+/** What the evaluation reads of a rendered pool is what the rest of the project reads of it. */
+class PoolFactsTest {
+
+    /** v1beta1 and v1 have no webhook adding on-demand: a pool without the requirement may launch spot. */
+    @Test
+    void aPoolWithoutACapacityTypeRequirementAllowsEveryType() {
+        PoolFacts pool = PoolFacts.of(
+                        TestConfigs.config(
+                                TestConfigs.V1,
+                                "node_pool_spec = { template = { spec = { requirements = [{ key ="
+                                        + " \"karpenter.k8s.aws/instance-category\", operator = \"In\", values = [\"c\"] }] } } }"))
+                .get(0);
+
+        assertThat(pool.capacityTypes()).containsExactlyInAnyOrder("spot", "on-demand", "reserved");
+        assertThat(pool.allowsSpot()).isTrue();
+        // a Provisioner carries the on-demand requirement its webhook adds
+        assertThat(PoolFacts.of(TestConfigs.config(
+                                "v0.31.5",
+                                "node_pool_spec = { requirements = [{ key = \"karpenter.k8s.aws/instance-category\","
+                                        + " operator = \"In\", values = [\"c\"] }] }"))
+                        .get(0)
+                        .capacityTypes())
+                .containsExactly("on-demand");
+    }
+
+    /** Karpenter's formulas follow amiFamily (Custom), not the alias, whose AMIs the nodes boot. */
+    @Test
+    void aCustomClassWithAnAliasIsEvaluatedAsCustomLinux() {
+        PoolFacts pool = PoolFacts.of(TestConfigs.config(
+                        TestConfigs.V1,
+                        "node_class_spec = { amiFamily = \"Custom\", amiSelectorTerms = [{ alias ="
+                                + " \"bottlerocket@latest\" }], userData = \"x\" }"))
+                .get(0);
+
+        assertThat(pool.nodeClass().family()).isEqualTo(AmiKind.CUSTOM);
+        assertThat(pool.nodeClass().os()).isEqualTo("linux");
+    }
+}
