@@ -80,8 +80,7 @@ public final class ClusterGuards {
         }
         pools.generations().stream()
                 .flatMap(generation -> generation.nodeClasses().stream())
-                .filter(nodeClass ->
-                        nodeClass.os().filter(os -> os == AmiFamily.Os.WINDOWS).isPresent())
+                .filter(nodeClass -> nodeClass.os() == AmiFamily.Os.WINDOWS)
                 .findFirst()
                 .ifPresent(windows -> guards.add(windowsNeedsIpv4(config, windows)));
         return guards;
@@ -154,7 +153,7 @@ public final class ClusterGuards {
         List<String> others = AmiFamily.acceptedByAll(NodePoolRules.of(config.release())).stream()
                 .filter(other -> other != family
                         && other.hasAlias()
-                        && other.os().equals(family.os())
+                        && other.os() == family.os()
                         && other.newestKubernetesMinor().isEmpty())
                 .map(other -> ConfigException.quoteWhole(
                         alias ? other.alias(PoolsAndNodeClasses.LATEST_AMI) : other.setting()))

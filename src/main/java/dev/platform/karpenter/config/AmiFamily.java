@@ -25,21 +25,22 @@ public enum AmiFamily implements SettingChoice {
             "v1.10.0",
             List.of(BlockDeviceMapping.gp3("/dev/xvda", "4Gi"), BlockDeviceMapping.gp3("/dev/xvdb", "20Gi")),
             Optional.empty(),
-            Optional.of(Os.LINUX)),
+            Os.LINUX),
     /** Accepted from Karpenter 0.35 on (upstream #5604); its AMIs bring suitable volumes. */
-    AL2023("AL2023", "al2023", "v\\d{8}", "v20240625", List.of(), Optional.empty(), Optional.of(Os.LINUX)),
+    AL2023("AL2023", "al2023", "v\\d{8}", "v20240625", List.of(), Optional.empty(), Os.LINUX),
     /** EKS publishes Amazon Linux 2 AMIs up to Kubernetes 1.32 and none for 1.33 or later. */
-    AL2("AL2", "al2", "v\\d{8}", "v20240625", List.of(), Optional.of(32), Optional.of(Os.LINUX)),
+    AL2("AL2", "al2", "v\\d{8}", "v20240625", List.of(), Optional.of(32), Os.LINUX),
     /** The Windows aliases take only "latest" (the v1 CRD's rule); Karpenter sizes the root volume itself. */
-    WINDOWS2019("Windows2019", "windows2019", "(?!)", "", List.of(), Optional.empty(), Optional.of(Os.WINDOWS)),
-    WINDOWS2022("Windows2022", "windows2022", "(?!)", "", List.of(), Optional.empty(), Optional.of(Os.WINDOWS)),
+    WINDOWS2019("Windows2019", "windows2019", "(?!)", "", List.of(), Optional.empty(), Os.WINDOWS),
+    WINDOWS2022("Windows2022", "windows2022", "(?!)", "", List.of(), Optional.empty(), Os.WINDOWS),
     /** Accepted from Karpenter 1.9 on (its CRD's enum). */
-    WINDOWS2025("Windows2025", "windows2025", "(?!)", "", List.of(), Optional.empty(), Optional.of(Os.WINDOWS)),
+    WINDOWS2025("Windows2025", "windows2025", "(?!)", "", List.of(), Optional.empty(), Os.WINDOWS),
     /**
-     * AMIs of the user's choice, bootstrapped by the node class's userData: no alias, no volumes of the project's, and
-     * no operating system the project can know.
+     * AMIs of the user's choice, bootstrapped by the node class's userData: no alias, no volumes of the project's.
+     * Karpenter gives a Custom class's instance types the linux system (every release's getOS), so Windows AMIs
+     * take a Windows family with their own amiSelectorTerms.
      */
-    CUSTOM("Custom", "", "(?!)", "", List.of(), Optional.empty(), Optional.empty());
+    CUSTOM("Custom", "", "(?!)", "", List.of(), Optional.empty(), Os.LINUX);
 
     /** The operating systems nodes report in kubernetes.io/os. */
     public enum Os {
@@ -58,7 +59,7 @@ public enum AmiFamily implements SettingChoice {
     private final String exampleVersion;
     private final List<BlockDeviceMapping> blockDevices;
     private final Optional<Integer> newestKubernetesMinor;
-    private final Optional<Os> os;
+    private final Os os;
 
     AmiFamily(
             String setting,
@@ -67,7 +68,7 @@ public enum AmiFamily implements SettingChoice {
             String exampleVersion,
             List<BlockDeviceMapping> blockDevices,
             Optional<Integer> newestKubernetesMinor,
-            Optional<Os> os) {
+            Os os) {
         this.setting = setting;
         this.alias = alias;
         this.versionFormat = Pattern.compile(versionFormat);
@@ -136,8 +137,8 @@ public enum AmiFamily implements SettingChoice {
         return newestKubernetesMinor;
     }
 
-    /** The operating system of its nodes, empty for Custom (whatever its AMIs run). */
-    public Optional<Os> os() {
+    /** The operating system Karpenter gives its nodes' instance types (Custom: linux). */
+    public Os os() {
         return os;
     }
 

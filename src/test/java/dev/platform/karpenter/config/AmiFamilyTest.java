@@ -66,8 +66,8 @@ class AmiFamilyTest {
             }
         }
         assertThat(AmiFamily.ofAlias("ubuntu@latest")).isEmpty();
-        assertThat(AmiFamily.WINDOWS2022.os()).contains(AmiFamily.Os.WINDOWS);
-        assertThat(AmiFamily.CUSTOM.os()).isEmpty();
+        assertThat(AmiFamily.WINDOWS2022.os()).isEqualTo(AmiFamily.Os.WINDOWS);
+        assertThat(AmiFamily.CUSTOM.os()).isEqualTo(AmiFamily.Os.LINUX); // Karpenter's getOS
         assertThat(AmiFamily.CUSTOM.hasAlias()).isFalse();
     }
 }

@@ -5,7 +5,6 @@ import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.SettingsCatalogue;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A node class as it is applied (AWSNodeTemplate or EC2NodeClass): its typed settings and spec merged into one
@@ -55,8 +54,8 @@ public record RenderedNodeClass(NodeClassSettings settings, KubernetesObject<Map
                         + " = " + ConfigException.quote(settings.amiFamily().setting()));
     }
 
-    /** The operating system of its nodes; empty for Custom AMIs, whose system the project cannot know. */
-    public Optional<AmiFamily.Os> os() {
+    /** The operating system Karpenter gives its nodes' instance types: its family's (Custom: linux). */
+    public AmiFamily.Os os() {
         return family().os();
     }
 }

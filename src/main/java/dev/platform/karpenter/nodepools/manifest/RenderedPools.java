@@ -143,8 +143,7 @@ public final class RenderedPools {
     public boolean launchesWindows() {
         return generations.stream()
                 .flatMap(generation -> generation.nodeClasses().stream())
-                .anyMatch(nodeClass ->
-                        nodeClass.os().filter(os -> os == AmiFamily.Os.WINDOWS).isPresent());
+                .anyMatch(nodeClass -> nodeClass.os() == AmiFamily.Os.WINDOWS);
     }
 
     private boolean anyPool(Predicate<RenderedPool> test) {

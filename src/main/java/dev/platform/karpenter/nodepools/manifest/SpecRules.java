@@ -118,7 +118,7 @@ final class SpecRules {
                 throw contradiction(typed, pool.memoryLimit(), pool.specSetting() + ".replicas", replicas.toString());
             });
         }
-        return new TypedPool(pool, nodeClass.os().orElse(AmiFamily.Os.LINUX), replicas == null);
+        return new TypedPool(pool, nodeClass.os(), replicas == null);
     }
 
     /**
@@ -250,7 +250,7 @@ final class SpecRules {
                     + " userData in " + settings.specSetting());
         }
         aliasIn(settings.spec(), settings.specSetting())
-                .filter(alias -> alias.family().os().equals(Optional.of(AmiFamily.Os.WINDOWS)))
+                .filter(alias -> alias.family().os() == AmiFamily.Os.WINDOWS)
                 .ifPresent(alias -> {
                     throw new ConfigException(family + " with " + alias.field() + " = "
                             + ConfigException.quote(alias.value()) + " launches no node: Karpenter gives a Custom"
@@ -264,7 +264,8 @@ final class SpecRules {
     /** Rule 3: the pool admits the operating system its node class runs. */
     static void requireAgreement(RenderedPool pool) {
         RenderedNodeClass nodeClass = pool.nodeClass();
-        nodeClass.os().filter(os -> !pool.allows(Requirement.OS, os.label())).ifPresent(os -> {
+        AmiFamily.Os os = nodeClass.os();
+        if (!pool.allows(Requirement.OS, os.label())) {
             String where = at(pool.settings().spec(), pool.requirementsPath()) != null
                     ? pool.settings().specSetting() + "." + String.join(".", pool.requirementsPath())
                     : pool.settings().declaredIn().isEmpty()
@@ -274,7 +275,7 @@ final class SpecRules {
                     + ", but the pool's node class " + ConfigException.quote(nodeClass.name()) + " runs "
                     + nodeClass.family().setting() + ": allow " + ConfigException.quote(os.label())
                     + " or name a node class of the system the pool allows");
-        });
+        }
     }
 
     /**

@@ -229,6 +229,16 @@ class RenderedPoolsTest {
                 .get(0);
         assertThat(linux.family()).isEqualTo(AmiFamily.CUSTOM);
         assertThat(linux.imageFamily()).isEqualTo(AmiFamily.AL2023);
+        // and a Windows-only pool on a Custom class would match none of its linux instance types
+        assertRefused(
+                config(
+                        V1,
+                        "node_class_spec = { amiFamily = \"Custom\", amiSelectorTerms = [{ id ="
+                                + " \"ami-0123456789abcdef0\" }], userData = \"x\" }",
+                        "node_pool_spec = { template = { spec = { requirements = [{ key = \"kubernetes.io/os\","
+                                + " operator = \"In\", values = [\"windows\"] }] } } }"),
+                "node_pool_spec.template.spec.requirements admits no kubernetes.io/os \"linux\", but the pool's node"
+                        + " class \"default\" runs Custom");
     }
 
     @Test
