@@ -107,7 +107,7 @@ public final class StackRunner {
             }
             return results;
         } finally {
-            pool.shutdownNow();
+            pool.shutdown(); // never interrupts a cluster's Terraform: an interrupt mid-apply loses state
         }
     }
 
@@ -120,7 +120,18 @@ public final class StackRunner {
             if (stopped) {
                 result = new StackResult(stack.name(), Outcome.SKIPPED, "an earlier stack failed", "", Duration.ZERO);
             } else {
-                result = runStack(stack, outcomes);
+                try {
+                    result = runStack(stack, outcomes);
+                } catch (RuntimeException e) {
+                    // One stack's unexpected failure (a full disk, unreadable output) is that stack's, not the run's:
+                    // the other clusters go on, and the summary names it.
+                    result = new StackResult(
+                            stack.name(),
+                            Outcome.FAILED,
+                            "unexpected error: " + e.getClass().getSimpleName() + ": " + e.getMessage(),
+                            "",
+                            Duration.ZERO);
+                }
                 // A failed plan stops nothing: the stacks that read from it wait, the others are still planned.
                 stopped = result.outcome() == Outcome.FAILED && action != Action.PLAN;
             }

@@ -6,12 +6,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -36,16 +36,67 @@ public final class TerraformCli {
     public static final Map<String, String> AUTOMATION =
             Map.of("TF_IN_AUTOMATION", "1", "TF_INPUT", "0", "CHECKPOINT_DISABLE", "1");
 
+    /**
+     * What Terraform prints on the first interrupt it receives. A second one makes it exit at once, leaving
+     * resources it created out of its state: the line tells whether a process has had its one interrupt.
+     */
+    static final String INTERRUPTED = "Interrupt received.";
+
     private final String executable;
     private final Map<String, String> environment;
-    private final Set<Process> running = ConcurrentHashMap.newKeySet();
+    private final Map<Process, Path> running = new ConcurrentHashMap<>();
+    private volatile boolean stopping;
 
     private TerraformCli(String executable, Map<String, String> environment) {
         this.executable = executable;
         this.environment = Map.copyOf(environment);
-        // A stopped run (Ctrl-C, a cancelled CI job) stops its Terraform processes too, each with its own interrupt
-        // handling: Terraform finishes the resource it is on and writes its state.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> running.forEach(Process::destroy), "stop-terraform"));
+        Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "stop-terraform"));
+    }
+
+    /**
+     * A stopped run (Ctrl-C, a cancelled CI job, a kill) starts no further command and waits for the running ones
+     * to stop, each after exactly one interrupt: Terraform then finishes the resource it is on and writes its state.
+     * Ctrl-C in a terminal interrupts the whole process group, Terraform included, while a signal to this process
+     * alone does not reach it; so a process gets its interrupt here only where it has not said it got one.
+     */
+    void stop() {
+        synchronized (running) { // no command starts after this
+            stopping = true;
+        }
+        if (running.isEmpty()) {
+            return;
+        }
+        System.err.println("stacks: stopping: waiting for Terraform to finish what it is doing and write its state");
+        sleep(Duration.ofSeconds(1)); // time for Terraform to handle an interrupt that reached it with this one
+        running.forEach((process, output) -> {
+            if (process.isAlive() && !printed(output, INTERRUPTED)) {
+                process.destroy(); // SIGTERM, which Terraform handles as its first interrupt
+            }
+        });
+        for (Process process : running.keySet()) {
+            try {
+                process.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static boolean printed(Path output, String line) {
+        try {
+            return Files.readString(output, StandardCharsets.UTF_8).contains(line);
+        } catch (IOException | UncheckedIOException e) {
+            return false;
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -108,20 +159,28 @@ public final class TerraformCli {
             builder.environment().clear();
             builder.environment().putAll(environment);
             Process process;
-            try {
-                process = builder.start();
-            } catch (IOException e) {
-                return new Result(127, "cannot start " + executable + ": " + e.getMessage());
+            synchronized (running) {
+                if (stopping) {
+                    return new Result(130, "not started: the run is stopping");
+                }
+                try {
+                    process = builder.start();
+                } catch (IOException e) {
+                    return new Result(127, "cannot start " + executable + ": " + e.getMessage());
+                }
+                running.put(process, output);
             }
-            running.add(process);
             try {
                 int exit = process.waitFor();
                 return new Result(exit, Files.readString(output, StandardCharsets.UTF_8));
             } finally {
-                running.remove(process);
-                if (process.isAlive()) { // interrupted while waiting
-                    process.destroy();
+                if (process.isAlive()) { // this thread was interrupted: the process gets its one interrupt
+                    if (!printed(output, INTERRUPTED)) {
+                        process.destroy();
+                    }
+                    process.onExit().join();
                 }
+                running.remove(process);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
