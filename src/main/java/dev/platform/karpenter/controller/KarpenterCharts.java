@@ -5,7 +5,9 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.TerraformStrings;
 import imports.helm.release.Release;
 import imports.helm.release.ReleaseConfig;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import software.constructs.Construct;
 
@@ -25,9 +27,21 @@ public final class KarpenterCharts extends Construct {
             Construct scope, String id, ClusterConfig config, Optional<RegistryToken> token, String controllerValues) {
         super(scope, id);
         ReleaseConfig.Builder crdChart = chart(config, token, CRD_CHART);
+        List<String> crdValues = new ArrayList<>();
         config.release()
                 .crdWebhookNamespace()
-                .ifPresent(path -> crdChart.values(List.of(ControllerValues.yaml(path, config.namespace()))));
+                .ifPresent(path -> crdValues.add(ControllerValues.yaml(path, config.namespace())));
+        if (config.besideAutoMode()) {
+            // EKS Auto Mode uses the same nodepools/nodeclaims CRDs: uninstalling this release (the migration's last
+            // step) must not delete them, and with them every NodePool and NodeClaim, Auto Mode's included.
+            config.release()
+                    .crdAnnotations()
+                    .ifPresent(path ->
+                            crdValues.add(ControllerValues.yaml(path, Map.of("helm.sh/resource-policy", "keep"))));
+        }
+        if (!crdValues.isEmpty()) {
+            crdChart.values(crdValues);
+        }
         Release crds = new Release(this, "crd", crdChart.build());
         crds.overrideLogicalId("karpenter_crd");
         adopt(crds, config, CRD_CHART);

@@ -5,6 +5,7 @@ import static dev.platform.karpenter.release.KarpenterMinor.Feature.CAPACITY_RES
 import static dev.platform.karpenter.release.KarpenterMinor.Feature.CAPACITY_RESERVATION_INTERRUPTIONS;
 import static dev.platform.karpenter.release.KarpenterMinor.Feature.CHART_VERSION_WITHOUT_V;
 import static dev.platform.karpenter.release.KarpenterMinor.Feature.CONVERSION_WEBHOOKS;
+import static dev.platform.karpenter.release.KarpenterMinor.Feature.CRD_ANNOTATIONS;
 import static dev.platform.karpenter.release.KarpenterMinor.Feature.ECR_PULL_ONLY;
 import static dev.platform.karpenter.release.KarpenterMinor.Feature.INSTANCE_PROFILES_FROM_ROLE;
 import static dev.platform.karpenter.release.KarpenterMinor.Feature.NODE_OVERLAYS;
@@ -40,7 +41,7 @@ public enum KarpenterMinor {
     V0_37(  0,    37,   8,      Step.from(7),    ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1),
     V1_0(   1,    0,    14,     Step.from(6),    ServedApis.V1_BESIDE_V1BETA1,       PolicyGeneration.V1,              ECR_PULL_ONLY, CONVERSION_WEBHOOKS),
     V1_1(   1,    1,    10,     Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              RUNS_BESIDE_AUTO_MODE),
-    V1_2(   1,    2,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
+    V1_2(   1,    2,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              CRD_ANNOTATIONS),
     V1_3(   1,    3,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1,              CAPACITY_RESERVATIONS),
     V1_4(   1,    4,    4,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
     V1_5(   1,    5,    8,      Step.ANY_PATCH,  ServedApis.V1,                      PolicyGeneration.V1),
@@ -83,6 +84,8 @@ public enum KarpenterMinor {
          * Auto Mode" requires Karpenter 1.1 or later on the cluster (Auto Mode shares the karpenter.sh v1 CRDs).
          */
         RUNS_BESIDE_AUTO_MODE(false),
+        /** The karpenter-crd chart puts its value additionalAnnotations on every CRD. */
+        CRD_ANNOTATIONS(false),
         /**
          * On-demand capacity reservations (upstream #7726): the capacity type "reserved", EC2NodeClass
          * spec.capacityReservationSelectorTerms, behind the ReservedCapacity feature gate (chart value

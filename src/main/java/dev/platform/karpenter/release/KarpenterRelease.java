@@ -97,6 +97,13 @@ public record KarpenterRelease(int major, int minor, int patch) {
                 : Optional.empty();
     }
 
+    /** Where the karpenter-crd chart takes annotations for its CRDs (1.2 on); empty where it takes none. */
+    public Optional<ValuePath> crdAnnotations() {
+        return has(KarpenterMinor.Feature.CRD_ANNOTATIONS)
+                ? Optional.of(ValuePath.of("additionalAnnotations"))
+                : Optional.empty();
+    }
+
     /** AWS-managed ECR policy for the node role: 1.x moved to the pull-only policy (0.x templates: read-only). */
     public String nodeEcrPolicyName() {
         return has(KarpenterMinor.Feature.ECR_PULL_ONLY)

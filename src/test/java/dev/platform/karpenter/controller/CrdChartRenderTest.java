@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.controller.RenderedControllerReleases.Cluster;
 import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.Synthesized;
+import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
@@ -19,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -135,5 +139,41 @@ class CrdChartRenderTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Beside EKS Auto Mode the CRDs are shared with it: every one the CRD release renders carries Helm's keep
+     * policy, so that uninstalling the release (the migration's last step) leaves them and their objects.
+     */
+    @Test
+    void besideAutoModeTheCrdsOutliveTheRelease() {
+        ClusterConfig besideAutoMode =
+                TestConfigs.config(UpstreamCharts.chartVersion(UpstreamCharts.NEWEST), "beside_auto_mode = true");
+        JsonNode release = Synthesized.of(besideAutoMode)
+                .stack(besideAutoMode.stackName(ControllerStack.CONCERN))
+                .path("resource")
+                .path("helm_release")
+                .path("karpenter_crd");
+
+        List<JsonNode> crds = HelmRender.template(
+                UpstreamCharts.chart(
+                        UpstreamCharts.NEWEST, release.path("chart").asText()),
+                release.path("name").asText(),
+                release.path("namespace").asText(),
+                release.path("values").get(0).asText());
+
+        assertThat(crds)
+                .isNotEmpty()
+                .allSatisfy(crd -> assertThat(crd.at("/metadata/annotations")
+                                .path("helm.sh/resource-policy")
+                                .asText())
+                        .isEqualTo("keep"));
+        // without it, the release keeps Helm's default: its CRDs go with it
+        ClusterConfig alone = TestConfigs.config(UpstreamCharts.chartVersion(UpstreamCharts.NEWEST));
+        assertThat(Synthesized.of(alone)
+                        .stack(alone.stackName(ControllerStack.CONCERN))
+                        .at("/resource/helm_release/karpenter_crd")
+                        .has("values"))
+                .isFalse();
     }
 }
