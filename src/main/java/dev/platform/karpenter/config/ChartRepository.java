@@ -19,7 +19,10 @@ public record ChartRepository(
 
     /** The kinds of registry, by how a pull token is had. */
     public enum Registry {
-        /** public.ecr.aws: a token from the ECR Public API, which exists only in us-east-1. */
+        /**
+         * public.ecr.aws from the aws partition: a token from the ECR Public API, which exists only in us-east-1
+         * (from another partition, whose credentials cannot reach it, public.ecr.aws is pulled anonymously: OTHER).
+         */
         ECR_PUBLIC,
         /** {@code <account>.dkr.ecr.<region>.<dns suffix>}: a token from that registry's ECR API. */
         ECR,
@@ -29,6 +32,8 @@ public record ChartRepository(
 
     private static final String KEY = SettingsCatalogue.CHART_REPOSITORY.key();
     public static final String ECR_PUBLIC_HOST = "public.ecr.aws";
+    /** The partition of the ECR Public API's one region, us-east-1. */
+    private static final String ECR_PUBLIC_PARTITION = "aws";
 
     /**
      * oci://HOST[:PORT]/PATH: a DNS host name and repository path components as the OCI distribution spec allows
@@ -51,7 +56,10 @@ public record ChartRepository(
                 url);
         String host = oci.group(1);
         if (host.equals(ECR_PUBLIC_HOST)) {
-            return new ChartRepository(url, Registry.ECR_PUBLIC, host, Optional.empty(), Optional.empty());
+            Registry registry = Regions.partition(clusterRegion).equals(ECR_PUBLIC_PARTITION)
+                    ? Registry.ECR_PUBLIC
+                    : Registry.OTHER;
+            return new ChartRepository(url, registry, host, Optional.empty(), Optional.empty());
         }
         Matcher ecr = ECR_HOST.matcher(host);
         if (!ecr.matches()) {

@@ -26,6 +26,7 @@ class ChartRegistryStackTest {
             .cluster("ecr-v0", TestConfigs.V0, "chart_repository = \"" + SAME_REGION + "\"")
             .cluster("far", TestConfigs.V1, "chart_repository = \"" + OTHER_REGION + "\"")
             .cluster("other", TestConfigs.V1, "chart_repository = \"" + OTHER_REGISTRY + "\"")
+            .cluster(TestConfigs.configFor("china", "cn-north-1", TestConfigs.V1))
             .synthesize();
 
     private static JsonNode stack(String cluster) {
@@ -77,6 +78,21 @@ class ChartRegistryStackTest {
         JsonNode token = stack.path("data").path("aws_ecr_authorization_token").path("chart_registry");
         assertThat(token.path("registry_id").asText()).isEqualTo("210987654321");
         assertThat(token.path("provider").asText()).isEqualTo("aws." + EcrToken.PROVIDER_ALIAS);
+    }
+
+    /** aws-cn and aws-us-gov credentials cannot get an ECR Public token (us-east-1): the charts are pulled anonymously. */
+    @Test
+    void ecrPublicOutsideTheAwsPartitionIsPulledWithoutAToken() {
+        JsonNode stack = stack("china");
+        assertThat(fieldNames(stack.path("data")))
+                .doesNotContain("aws_ecr_authorization_token", "aws_ecrpublic_authorization_token");
+        assertThat(stack.path("provider").path("aws")).hasSize(1);
+        assertThat(stack.path("provider").path("aws").get(0).path("region").asText())
+                .isEqualTo("cn-north-1");
+        assertThat(stack.path("provider").path("helm").get(0).has("registry")).isFalse();
+        assertThat(release("china", "karpenter").path("repository").asText())
+                .isEqualTo(EcrPublicToken.REGISTRY + "/karpenter");
+        assertThat(fieldNames(release("china", "karpenter"))).doesNotContain("repository_password");
     }
 
     @Test
