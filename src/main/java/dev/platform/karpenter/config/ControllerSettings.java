@@ -67,9 +67,21 @@ public record ControllerSettings(
                 ChartRepository.from(settings, region));
     }
 
-    /** Affinity holds field names, label keys and values, operators and names: none has room for other characters. */
+    /**
+     * Affinity holds field names, label keys and values, operators and names: none has room for other characters. A
+     * selector's matchLabels is the one map keyed by label keys ("app.kubernetes.io/name") rather than field names.
+     */
     private static void requireAffinityText(String key, Object value) {
-        if (value instanceof Map<?, ?> map) {
+        if (value instanceof Map<?, ?> labels && key.endsWith(".matchLabels")) {
+            labels.forEach((label, v) -> {
+                ConfigException.requireMatch(
+                        AFFINITY_TEXT,
+                        key,
+                        "keys must be label keys (letters, digits, '-', '_', '.' or '/')",
+                        label.toString());
+                requireAffinityText(key + "." + label, v instanceof String ? v : String.valueOf(v));
+            });
+        } else if (value instanceof Map<?, ?> map) {
             map.forEach((field, v) -> {
                 ConfigException.require(
                         field.toString().matches("[A-Za-z]{1,64}"),

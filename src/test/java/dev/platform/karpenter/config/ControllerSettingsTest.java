@@ -110,6 +110,28 @@ class ControllerSettingsTest {
                                         Map.of("topologyKey", "kubernetes.io/hostname"))))));
     }
 
+    /** A label selector's matchLabels is keyed by label keys, which hold dots and slashes. */
+    @Test
+    void aLabelSelectorKeepsItsLabelKeys() {
+        Map<String, Object> affinity = config(
+                        V0,
+                        "controller_affinity = { podAntiAffinity = { requiredDuringSchedulingIgnoredDuringExecution = [{"
+                                + " topologyKey = \"kubernetes.io/hostname\", labelSelector = { matchLabels = {"
+                                + " \"app.kubernetes.io/name\" = \"karpenter\" } } }] } }")
+                .controller()
+                .affinity();
+
+        assertThat(affinity.toString()).contains("matchLabels={app.kubernetes.io/name=karpenter}");
+        assertThatThrownBy(
+                        () -> parse(
+                                tfvars(
+                                        V0,
+                                        "controller_affinity = { podAffinity = { requiredDuringSchedulingIgnoredDuringExecution = [{"
+                                                + " topologyKey = \"x\", labelSelector = { matchLabels = { \"a b\" = \"c\" } } }] } }")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("keys must be label keys");
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("badInput")
     void rejectsBadInputWithAOneLineMessage(String name, String line, String message) {
