@@ -244,7 +244,8 @@ public final class SettingsCatalogue {
             .describe(
                     "service account uses regional STS endpoints",
                     "Annotates the service account with eks.amazonaws.com/sts-regional-endpoints = \"true\" (clusters"
-                            + " reaching STS through VPC endpoints). Written as a string, never a boolean.");
+                            + " reaching STS through VPC endpoints). Written as a string, never a boolean. IRSA only:"
+                            + " refused with controller_identity = \"pod_identity\", whose agent needs no STS.");
 
     public static final Setting<Integer> CONTROLLER_REPLICAS = CONTROLLER
             .number("controller_replicas")
