@@ -76,6 +76,9 @@ final class ControllerValuesReader {
         }
         ChartValuesSchema schema = ChartValuesSchema.of(release);
         refuseOwned(List.of(), values, schema);
+        if (release.crdWebhookNamespace().isPresent()) {
+            refuseMovingTheConversionWebhook(values, release);
+        }
         schema.check(values).ifPresent(violation -> {
             throw new ConfigException(KEY + "." + violation.path() + ": " + violation.message()
                     + " (chart values of Karpenter " + schema.version() + ")");
@@ -109,6 +112,42 @@ final class ControllerValuesReader {
                 refuseOwned(append(path, i), list.get(i), schema);
             }
         }
+    }
+
+    /**
+     * On releases whose CRDs convert v1beta1 objects through the controller's webhook (1.0), the CRD release points
+     * them at the Service the controller chart makes with its defaults (named karpenter, port 8443, webhooks on):
+     * controller values that rename, move or switch off that Service would leave NodePools and NodeClaims stored as
+     * v1beta1 unreadable.
+     */
+    private static void refuseMovingTheConversionWebhook(Map<String, Object> values, KarpenterRelease release) {
+        Map<List<String>, String> defaults = new LinkedHashMap<>();
+        defaults.put(List.of("webhook", "enabled"), "true");
+        defaults.put(List.of("webhook", "port"), "8443");
+        defaults.put(List.of("fullnameOverride"), "karpenter");
+        defaults.put(List.of("nameOverride"), "karpenter");
+        defaults.forEach((path, unchanged) -> {
+            Object value = at(values, path);
+            if (value != null
+                    && !ControllerSettings.scalarAsString(where(List.copyOf(path)), value)
+                            .equals(unchanged)) {
+                throw new ConfigException(where(List.copyOf(path)) + ": the CRDs of Karpenter " + release.chartVersion()
+                        + " convert v1beta1 objects through the controller's webhook Service as the chart names it"
+                        + " by default (karpenter, port 8443, enabled); keep it so on this release, and change it"
+                        + " from 1.1 on");
+            }
+        });
+    }
+
+    private static Object at(Map<String, Object> values, List<String> path) {
+        Object at = values;
+        for (String key : path) {
+            if (!(at instanceof Map<?, ?> map)) {
+                return null;
+            }
+            at = map.get(key);
+        }
+        return at;
     }
 
     /** A null drops the chart's value and the app's with it: not where it holds an owned value. */

@@ -85,6 +85,15 @@ class ChartSettingsTest {
         assertThat(values).containsExactlyEntriesOf(expected);
     }
 
+    /** The conversion webhook's defaults, written out, are no move: 1.0 accepts them. */
+    @Test
+    void theConversionWebhooksDefaultsMayBeWrittenOn10() {
+        assertThat(config("1.0.14", "controller_values = { webhook = { enabled = true, port = 8443 } }")
+                        .controller()
+                        .chartValues())
+                .containsKey("webhook");
+    }
+
     @Test
     void withoutControllerValuesNothingIsAddedAndTheChartsComeFromEcrPublic() {
         ControllerSettings controller = config(V1).controller();
