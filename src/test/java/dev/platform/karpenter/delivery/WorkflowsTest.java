@@ -198,6 +198,39 @@ class WorkflowsTest {
         assertCommonSetup(workflow, "drift.yml");
     }
 
+    /**
+     * The required check runs whatever happened before it: a fork's pull request (no variables, no OIDC token) fails
+     * it instead of passing unplanned, a repository without clusters passes it, and otherwise every plan must pass.
+     */
+    @Test
+    void theRequiredCheckFailsAForksPullRequestAndAnyFailedPlan() throws Exception {
+        JsonNode summary = read("pull-request.yml").path("jobs").path("plans");
+        assertThat(summary.path("if").asText()).isEqualTo("always()");
+        String script = runs(summary).get(0);
+        record Case(String fork, String configured, String clusters, String plan, int exit) {}
+        for (Case c : List.of(
+                new Case("true", "false", "skipped", "skipped", 1),
+                new Case("false", "false", "skipped", "skipped", 0),
+                new Case("false", "true", "success", "success", 0),
+                new Case("false", "true", "success", "skipped", 0),
+                new Case("false", "true", "success", "failure", 1),
+                new Case("false", "true", "skipped", "skipped", 1))) {
+            int exit = bash(
+                    script,
+                    temp,
+                    Map.of(
+                            "FORK",
+                            c.fork(),
+                            "CONFIGURED",
+                            c.configured(),
+                            "CLUSTERS_RESULT",
+                            c.clusters(),
+                            "PLAN_RESULT",
+                            c.plan()));
+            assertThat(exit).as(c.toString()).isEqualTo(c.exit());
+        }
+    }
+
     /** The drift job's plan step: status 0 and 2 (drift) pass on to the issue step; any other fails the job. */
     @Test
     void theDriftPlanStepPassesOnDriftAndFailsOnErrors() throws Exception {
