@@ -231,6 +231,33 @@ class WorkflowsTest {
         }
     }
 
+    /** A cluster the base branch has and the pull request removes is named in a warning: merging destroys nothing. */
+    @Test
+    void aRemovedClusterIsWarnedOf() throws Exception {
+        String script = runs(read("pull-request.yml").path("jobs").path("clusters")).stream()
+                .filter(r -> r.contains("Cluster removed"))
+                .findFirst()
+                .orElseThrow();
+        Path project = Files.createDirectories(temp.resolve("removed"));
+        Path bin = Files.createDirectories(project.resolve("bin"));
+        Files.writeString(bin.resolve("preview"), "#!/usr/bin/env bash\necho '{\"old\": {}, \"kept\": {}}'\n");
+        Files.setPosixFilePermissions(bin.resolve("preview"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.writeString(project.resolve("base.tfvars"), "");
+        Path log = project.resolve("log");
+
+        ProcessBuilder builder = new ProcessBuilder("bash", "-e", "-c", script)
+                .directory(project.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().putAll(Map.of("CLUSTERS", "[\"kept\",\"new\"]", "BASE_TFVARS", "base.tfvars"));
+        assertThat(builder.start().waitFor()).isZero();
+
+        assertThat(Files.readString(log))
+                .startsWith("::warning title=Cluster removed::old is in the base branch's configuration but not in"
+                        + " this one.")
+                .doesNotContain("kept is", "new is");
+    }
+
     /** The drift job's plan step: status 0 and 2 (drift) pass on to the issue step; any other fails the job. */
     @Test
     void theDriftPlanStepPassesOnDriftAndFailsOnErrors() throws Exception {
