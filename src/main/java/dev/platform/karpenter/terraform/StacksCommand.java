@@ -76,6 +76,9 @@ public final class StacksCommand {
             synthesized = SynthesizedStacks.read(options.outdir());
             clusters = synthesized.select(options.clusters());
             requireKnownConcerns(clusters, options.concerns());
+            if (options.action().equals(Optional.of(Action.DESTROY))) {
+                requireDependentsDestroyedToo(clusters, options.concerns());
+            }
         } catch (StacksException e) {
             err.println("error: " + e.getMessage());
             return EXIT_USAGE;
@@ -115,6 +118,42 @@ public final class StacksCommand {
             return EXIT_FAILED;
         }
         return options.detailedExitCode() && results.stream().anyMatch(ClusterResult::hasChanges) ? EXIT_CHANGES : 0;
+    }
+
+    /**
+     * A destroy of some concerns takes every stack that depends on them too: destroying the controller or its role
+     * under live node pools would leave their nodes (EC2 instances) behind. A dependent whose state is empty costs
+     * nothing to name: it is reported as having no state.
+     */
+    private static void requireDependentsDestroyedToo(List<Cluster> clusters, Set<String> concerns) {
+        if (concerns.isEmpty()) {
+            return;
+        }
+        Set<String> missing = new LinkedHashSet<>();
+        for (Cluster cluster : clusters) {
+            Set<String> destroyed = new LinkedHashSet<>();
+            cluster.stacks().stream()
+                    .filter(s -> concerns.contains(SynthesizedStacks.concern(s)))
+                    .forEach(s -> destroyed.add(s.name()));
+            boolean grew = true;
+            while (grew) { // the dependents of dependents too
+                grew = false;
+                for (SynthesizedStacks.Stack stack : cluster.stacks()) {
+                    if (!destroyed.contains(stack.name())
+                            && stack.dependencies().stream().anyMatch(destroyed::contains)) {
+                        destroyed.add(stack.name());
+                        missing.add(SynthesizedStacks.concern(stack));
+                        grew = true;
+                    }
+                }
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new StacksException(
+                    "destroy --concern " + String.join(",", concerns) + " would pull stacks from under"
+                            + " the " + String.join(", ", missing) + " stacks, which depend on them: add --concern "
+                            + String.join(",", missing) + " (a stack without state is skipped)");
+        }
     }
 
     private static void requireKnownConcerns(List<Cluster> clusters, Set<String> concerns) {

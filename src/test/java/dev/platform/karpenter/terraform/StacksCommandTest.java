@@ -165,6 +165,21 @@ class StacksCommandTest {
                         "other-iam init", "other-iam apply", "other-interruption init", "other-interruption apply");
     }
 
+    /** A destroy never pulls a stack from under its dependents: they are named, and nothing runs. */
+    @Test
+    void aDestroyOfSomeConcernsTakesTheirDependentsToo() throws Exception {
+        assertThat(run("echo ok", "destroy", "--concern", "iam", "--cluster", "demo"))
+                .isEqualTo(64);
+        assertThat(calls()).isEmpty();
+        assertThat(console.stderr())
+                .contains("error: destroy --concern iam would pull stacks from under the karpenter, nodepools stacks,"
+                        + " which depend on them: add --concern karpenter,nodepools");
+
+        assertThat(run("echo ok", "destroy", "--concern", "nodepools,karpenter", "--cluster", "demo"))
+                .isZero();
+        assertThat(calls()).first().asString().startsWith("demo-nodepools init");
+    }
+
     /** other-iam's apply creates a file demo-iam's apply waits for: only clusters run side by side finish. */
     @Test
     void clustersRunSideBySideUpToTheBound() throws Exception {
