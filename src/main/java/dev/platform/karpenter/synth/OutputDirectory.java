@@ -99,7 +99,7 @@ public final class OutputDirectory {
 
     /**
      * Takes the exclusive lock of this output directory, waiting (with one line on {@code log}) while another
-     * synthesis holds it.
+     * synthesis holds it, or a bin/stacks run holds it shared (publishing removes the generation it works in).
      */
     public Lock lock(PrintStream log) {
         Path lockFile = sibling("lock");
@@ -111,8 +111,10 @@ public final class OutputDirectory {
                 FileLock lock = channel.tryLock();
                 if (lock == null) {
                     String holder = new String(Files.readAllBytes(lockFile), StandardCharsets.US_ASCII).strip();
+                    // A bin/stacks run holds the file shared (terraform.OutputInUse) and writes no process id.
                     log.println("karpenter-cdktf: waiting for another synthesis into " + outdir
-                            + (holder.isEmpty() ? "" : " (process " + holder + ")") + " to finish");
+                            + (holder.isEmpty() ? "" : " (last taken by process " + holder + ")")
+                            + ", or a bin/stacks run using it, to finish");
                     lock = channel.lock();
                 }
                 channel.truncate(0)

@@ -65,14 +65,28 @@ public final class StacksCommand {
     /** Runs the command; terraform output and the summary go to {@code out}, progress and errors to {@code err}. */
     static int run(Path projectDir, String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
         Options options;
-        SynthesizedStacks synthesized;
-        List<Cluster> clusters;
+        OutputInUse held;
         try {
             options = Options.parse(args, projectDir, env);
             if (options.help()) {
                 out.print(USAGE);
                 return 0;
             }
+            held = OutputInUse.hold(options.outdir(), err);
+        } catch (StacksException e) {
+            err.println("error: " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        try (held) {
+            return run(options, env, out, err);
+        }
+    }
+
+    /** The run itself, while the output is held: no synthesis replaces it meanwhile. */
+    private static int run(Options options, Map<String, String> env, PrintStream out, PrintStream err) {
+        SynthesizedStacks synthesized;
+        List<Cluster> clusters;
+        try {
             synthesized = SynthesizedStacks.read(options.outdir());
             clusters = synthesized.select(options.clusters());
             requireKnownConcerns(clusters, options.concerns());

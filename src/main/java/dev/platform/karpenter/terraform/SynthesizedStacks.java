@@ -40,8 +40,8 @@ public final class SynthesizedStacks {
     }
 
     /**
-     * Reads {@code outdir/manifest.json}. The output directory's symbolic link (cdktf.out) is resolved once here, so
-     * a synthesis publishing a new output meanwhile does not change the directories a run works in.
+     * Reads {@code outdir/manifest.json}. The output directory's symbolic link (cdktf.out) is resolved once here; a
+     * synthesis cannot publish a new output (and remove this one) while a run holds it ({@link OutputInUse}).
      *
      * @throws StacksException naming the file when it is missing or not a cdktf manifest
      */
