@@ -136,8 +136,9 @@ public final class StacksCommand {
 
     /**
      * A destroy of some concerns takes every stack that depends on them too: destroying the controller or its role
-     * under live node pools would leave their nodes (EC2 instances) behind. A dependent whose state is empty costs
-     * nothing to name: it is reported as having no state.
+     * under live node pools would leave their nodes (EC2 instances) behind. A dependent left out is accepted only where
+     * its state is known to hold nothing without Terraform: a local state file that is missing or empty. Any other
+     * (an S3 state) must be named; a stack without resources is then reported as having no state.
      */
     private static void requireDependentsDestroyedToo(List<Cluster> clusters, Set<String> concerns) {
         if (concerns.isEmpty()) {
@@ -154,7 +155,8 @@ public final class StacksCommand {
                 grew = false;
                 for (SynthesizedStacks.Stack stack : cluster.stacks()) {
                     if (!destroyed.contains(stack.name())
-                            && stack.dependencies().stream().anyMatch(destroyed::contains)) {
+                            && stack.dependencies().stream().anyMatch(destroyed::contains)
+                            && !SynthesizedStacks.hasNoLocalState(stack)) {
                         destroyed.add(stack.name());
                         missing.add(SynthesizedStacks.concern(stack));
                         grew = true;

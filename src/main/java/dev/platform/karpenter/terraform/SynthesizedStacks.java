@@ -127,6 +127,28 @@ public final class SynthesizedStacks {
     }
 
     /** The concern of a stack: the part of its name after the cluster's. */
+    /**
+     * Whether the stack's state is known, without Terraform, to hold no resource: its backend is local and the state
+     * file is missing or lists none. False for any other backend, or a state that cannot be read.
+     */
+    static boolean hasNoLocalState(Stack stack) {
+        try {
+            JsonNode local = JSON.readTree(
+                            stack.directory().resolve("cdk.tf.json").toFile())
+                    .path("terraform")
+                    .path("backend")
+                    .path("local");
+            if (!local.path("path").isTextual()) {
+                return false;
+            }
+            Path state = stack.directory().resolve(local.path("path").asText());
+            return !Files.exists(state)
+                    || JSON.readTree(state.toFile()).path("resources").isEmpty();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     public static String concern(Stack stack) {
         return stack.name().substring(stack.cluster().length() + 1);
     }

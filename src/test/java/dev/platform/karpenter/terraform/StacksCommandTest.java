@@ -178,6 +178,25 @@ class StacksCommandTest {
         assertThat(run("echo ok", "destroy", "--concern", "nodepools,karpenter", "--cluster", "demo"))
                 .isZero();
         assertThat(calls()).first().asString().startsWith("demo-nodepools init");
+
+        // dependents whose local state is missing or empty hold nothing to pull the stacks from under
+        Files.delete(calls);
+        for (String stack : List.of("demo-karpenter", "demo-nodepools")) {
+            Path directory = outdir.resolve("stacks").resolve(stack);
+            Files.writeString(
+                    directory.resolve("cdk.tf.json"),
+                    "{\"terraform\": {\"backend\": {\"local\": {\"path\": \"../../" + stack + ".tfstate\"}}}}");
+        }
+        Files.writeString(outdir.resolve("demo-nodepools.tfstate"), "{\"version\": 4, \"resources\": []}");
+        assertThat(run("echo ok", "destroy", "--concern", "iam,interruption", "--cluster", "demo"))
+                .isZero();
+        assertThat(calls()).first().asString().startsWith("demo-interruption init");
+        Files.writeString(
+                outdir.resolve("demo-nodepools.tfstate"),
+                "{\"version\": 4, \"resources\": [{\"type\": \"helm_release\"}]}");
+        assertThat(run("echo ok", "destroy", "--concern", "iam,interruption", "--cluster", "demo"))
+                .isEqualTo(64);
+        assertThat(console.stderr()).contains("add --concern nodepools");
     }
 
     /** other-iam's apply creates a file demo-iam's apply waits for: only clusters run side by side finish. */
