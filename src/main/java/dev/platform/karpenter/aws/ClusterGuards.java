@@ -97,8 +97,8 @@ public final class ClusterGuards {
                 .errorMessage("EKS cluster " + clusterName + " runs EKS Auto Mode (compute_config enabled): AWS"
                         + " already runs Karpenter there, and a second one would fight it over the same nodes. To"
                         + " install this one beside it for a deliberate migration to Auto Mode, set beside_auto_mode"
-                        + " = true (Karpenter " + KarpenterRelease.releasesBesideAutoMode() + "; README"
-                        + " \"Migrating to EKS Auto Mode\"). Nothing was changed.")
+                        + " = true (Karpenter " + KarpenterRelease.releasesBesideAutoMode() + "; docs/guides/"
+                        + "auto-mode.md). Nothing was changed.")
                 .build();
     }
 

@@ -114,8 +114,8 @@ public final class SettingsCatalogue {
                             + " a \"v\" up to 0.34) or " + Setting.Hcl.literal(newest().chartVersion()) + " (1.0.x-"
                             + newest().minorSeries() + ": v1 NodePool/EC2NodeClass). A plan refuses a step upstream"
                             + " does not allow from the deployed version and names the next one; bin/upgrade-path"
-                            + " prints the whole way. The chart must support the cluster's Kubernetes version (README"
-                            + " \"Versions\"; " + newest().minorSeries() + ": "
+                            + " prints the whole way. The chart must support the cluster's Kubernetes version (docs/guides/"
+                            + "versions-and-guards.md; " + newest().minorSeries() + ": "
                             + newest().supportedKubernetes().min() + "-"
                             + newest().supportedKubernetes().max()
                             + "); the plan of every stack stops before anything is applied when it does not. The"
@@ -150,7 +150,7 @@ public final class SettingsCatalogue {
                     "install on an EKS Auto Mode cluster, to migrate to Auto Mode",
                     "On an EKS Auto Mode cluster (compute_config enabled) AWS already runs Karpenter, so every"
                             + " stack's plan stops. true: install beside it anyway, for a deliberate migration to Auto"
-                            + " Mode (README \"Migrating to EKS Auto Mode\"); accepted with Karpenter "
+                            + " Mode (docs/guides/auto-mode.md); accepted with Karpenter "
                             + KarpenterRelease.releasesBesideAutoMode() + " only, where AWS's migration starts.");
 
     public static final Setting<String> KARPENTER_NAMESPACE =
@@ -232,7 +232,7 @@ public final class SettingsCatalogue {
             .describe(
                     "customer managed KMS key of the queue",
                     "A key id, ARN, alias or alias ARN whose key policy lets events.amazonaws.com use"
-                            + " kms:GenerateDataKey and kms:Decrypt (see README). The AWS managed key alias/aws/sqs is"
+                            + " kms:GenerateDataKey and kms:Decrypt (docs/guides/what-gets-created.md). The AWS managed key alias/aws/sqs is"
                             + " rejected: EventBridge cannot write to a queue encrypted with it.");
 
     // --- Controller ------------------------------------------------------------------------------------------
@@ -313,8 +313,8 @@ public final class SettingsCatalogue {
                             + " by key, a list or a value replaces, null removes it (the chart's default too), so"
                             + " replicas here wins over controller_replicas. Refused: what the project sets itself"
                             + " (settings.clusterName, settings.clusterEndpoint, settings.interruptionQueue,"
-                            + " serviceAccount.name, the eks.amazonaws.com/role-arn annotation). README \"Configuring"
-                            + " anything upstream defines\".");
+                            + " serviceAccount.name, the eks.amazonaws.com/role-arn annotation). See"
+                            + " docs/guides/upstream-fields.md.");
 
     public static final Setting<String> CHART_REPOSITORY = CONTROLLER
             .string("chart_repository")
@@ -378,7 +378,7 @@ public final class SettingsCatalogue {
                     "capacity types the pool may launch",
                     "When any pool allows spot (here, in node_requirements or in its spec's requirements), the IAM"
                             + " stack makes sure the account has the EC2 Spot service-linked role (created once with"
-                            + " the AWS CLI if missing, never deleted; README \"Versions\"). \"reserved\" launches"
+                            + " the AWS CLI if missing, never deleted; docs/guides/versions-and-guards.md). \"reserved\" launches"
                             + " into the on-demand capacity reservations that the node class selects"
                             + " (node_class_spec.capacityReservationSelectorTerms); a pool allowing it turns on the"
                             + " chart's ReservedCapacity feature gate where the release has it off ("

@@ -53,6 +53,10 @@ public final class UpgradePathCommand {
         try {
             UpgradeOptions options = UpgradeOptions.parse(args);
             Path file = ConfigLoader.locate(projectDir, options.tfvars(), env, err);
+            if (java.nio.file.Files.isDirectory(file)) { // KARPENTER_TFVARS names one for several clusters
+                throw new ConfigException(file + " is a directory: bin/upgrade-path walks one cluster; name its file ("
+                        + "bin/upgrade-path " + file.resolve("<cluster>.tfvars") + ")");
+            }
             Map<String, Object> variables = TfvarsFile.parse(file);
             ClusterConfig config = ConfigLoader.fromVariables(variables);
             SpecCheck.requireValid(config);

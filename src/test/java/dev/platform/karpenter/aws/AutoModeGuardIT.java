@@ -45,7 +45,7 @@ class AutoModeGuardIT {
     private static final String MESSAGE = "EKS cluster auto runs EKS Auto Mode (compute_config enabled): AWS already"
             + " runs Karpenter there, and a second one would fight it over the same nodes. To install this one beside"
             + " it for a deliberate migration to Auto Mode, set beside_auto_mode = true (Karpenter 1.1.x to "
-            + KarpenterRelease.newest().minorSeries() + "; README \"Migrating to EKS Auto Mode\"). Nothing was"
+            + KarpenterRelease.newest().minorSeries() + "; docs/guides/auto-mode.md). Nothing was"
             + " changed.";
     private static final List<String> CONCERNS = List.of("iam", "interruption", "karpenter", "nodepools");
     private static final List<String> WITHOUT_HELM = List.of("karpenter", "nodepools");

@@ -153,7 +153,7 @@ class ClusterGuardsTest {
                             + " Karpenter there, and a second one would fight it over the same nodes. To install this"
                             + " one beside it for a deliberate migration to Auto Mode, set beside_auto_mode = true"
                             + " (Karpenter 1.1.x to " + TestConfigs.V1_SERIES
-                            + "; README \"Migrating to EKS Auto Mode\"). Nothing was"
+                            + "; docs/guides/auto-mode.md). Nothing was"
                             + " changed.");
         }
     }

@@ -135,5 +135,9 @@ class UpgradePathCommandTest {
         console.reset();
         assertThat(run("--kubernetes", "129")).isEqualTo(2);
         assertThat(errors()).startsWith("error: --kubernetes");
+        console.reset();
+        Files.createDirectories(project.resolve("clusters"));
+        assertThat(run(project.resolve("clusters").toString())).isEqualTo(2);
+        assertThat(errors()).contains("is a directory: bin/upgrade-path walks one cluster; name its file");
     }
 }

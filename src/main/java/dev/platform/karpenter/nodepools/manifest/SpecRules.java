@@ -26,7 +26,7 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The one place where a pool's or node class's typed settings meet its spec (README "Typed settings and a spec").
+ * The one place where a pool's or node class's typed settings meet its spec (docs/guides/upstream-fields.md, "Typed settings and a spec").
  * The object is built once: the typed settings as these rules let them, then the spec merged over them; whatever
  * the project derives is then read from that object.
  *
