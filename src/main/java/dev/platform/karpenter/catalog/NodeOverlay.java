@@ -30,16 +30,21 @@ public record NodeOverlay(
             Comparator.comparingInt(NodeOverlay::weight).reversed().thenComparing(NodeOverlay::name);
 
     private static final String CAPACITY_TYPE = "karpenter.sh/capacity-type";
+    private static final String NODE_POOL = "karpenter.sh/nodepool";
     private static final String ON_DEMAND = "on-demand";
 
     /**
      * Whether it selects the on-demand offerings of {@code type} (the prices the preview shows): every requirement
      * on a label of the type holds; one on the capacity type must admit on-demand; others (zone...) narrow nothing.
      */
-    boolean selectsOnDemand(InstanceType type, Set<String> carried) {
+    boolean selectsOnDemand(InstanceType type, Set<String> carried, NodeClassOffer nodeClass) {
         for (LabelRequirement requirement : requirements) {
             if (requirement.key().equals(CAPACITY_TYPE)) {
                 if (!requirement.admits(ON_DEMAND)) {
+                    return false;
+                }
+            } else if (requirement.key().equals(InstanceType.OS_LABEL)) {
+                if (!requirement.admits(nodeClass.os())) { // the node class's system, as on its nodes
                     return false;
                 }
             } else if (carried.contains(requirement.key()) && !requirement.admits(type.label(requirement.key()))) {
@@ -49,14 +54,42 @@ public record NodeOverlay(
         return true;
     }
 
+    /**
+     * Whether it may apply to the nodes of one pool (Karpenter matches an overlay per pool): its requirements on the
+     * pool's name (karpenter.sh/nodepool) and on the labels the pool gives its nodes hold, and a custom label the pool
+     * does not give counts as absent. Well-known labels (of the kubernetes.io, k8s.io, karpenter.sh and
+     * karpenter.k8s.aws domains) are the types' and offerings', matched per type.
+     */
+    public boolean appliesToPool(String pool, Map<String, String> labels) {
+        for (LabelRequirement requirement : requirements) {
+            String key = requirement.key();
+            boolean holds = key.equals(NODE_POOL)
+                    ? requirement.admits(pool)
+                    : labels.containsKey(key)
+                            ? requirement.admits(labels.get(key))
+                            : wellKnown(key) || requirement.admits(null);
+            if (!holds) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean wellKnown(String key) {
+        int slash = key.indexOf('/');
+        String domain = slash < 0 ? "" : key.substring(0, slash);
+        return List.of("kubernetes.io", "k8s.io", "karpenter.sh", "karpenter.k8s.aws").stream()
+                .anyMatch(known -> domain.equals(known) || domain.endsWith("." + known));
+    }
+
     /** What the overlays that select a type make of its price and capacity. */
     public record Applied(
             Optional<BigDecimal> usdPerHour, Map<String, BigDecimal> addedCapacity, List<String> overlays) {}
 
     /** Applies {@code overlays} (in any order) to {@code type}'s on-demand offering. */
-    static Applied apply(List<NodeOverlay> overlays, InstanceType type, Set<String> carried) {
+    static Applied apply(List<NodeOverlay> overlays, InstanceType type, Set<String> carried, NodeClassOffer nodeClass) {
         List<NodeOverlay> selecting = overlays.stream()
-                .filter(overlay -> overlay.selectsOnDemand(type, carried))
+                .filter(overlay -> overlay.selectsOnDemand(type, carried, nodeClass))
                 .sorted(PRECEDENCE)
                 .toList();
         Optional<BigDecimal> price = type.usdPerHour();

@@ -116,7 +116,7 @@ public record Selection(
             }
         }
         List<Candidate> candidates = left.stream()
-                .map(type -> new Candidate(type, nodeClass, NodeOverlay.apply(overlays, type, carried)))
+                .map(type -> new Candidate(type, nodeClass, NodeOverlay.apply(overlays, type, carried, nodeClass)))
                 .toList();
         return new Selection(candidates, List.copyOf(ignored), emptiedBy, unmet);
     }

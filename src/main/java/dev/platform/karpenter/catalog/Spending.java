@@ -21,6 +21,9 @@ import java.util.Optional;
  * @param fittingTypes how many matching types fit the limits at least once
  */
 public record Spending(Optional<Long> maxNodes, Optional<BigDecimal> ceilingUsdPerMonth, int fittingTypes) {
+    /** The limit on the number of nodes (spec.limits.nodes), which each node counts against as one. */
+    public static final String NODES = "nodes";
+
     /** AWS's monthly convention: 730 hours. */
     public static final BigDecimal HOURS_PER_MONTH = BigDecimal.valueOf(730);
 
@@ -37,8 +40,7 @@ public record Spending(Optional<Long> maxNodes, Optional<BigDecimal> ceilingUsdP
         List<Node> nodes = new ArrayList<>();
         for (Selection.Candidate candidate : selection.types()) {
             nodes.add(new Node(
-                    milli(resources, candidate.resources().capacity()),
-                    candidate.usdPerHour().orElse(null)));
+                    milli(resources, counted(candidate)), candidate.usdPerHour().orElse(null)));
         }
         int fitting =
                 (int) nodes.stream().filter(node -> count(node, room) >= 1).count();
@@ -79,8 +81,15 @@ public record Spending(Optional<Long> maxNodes, Optional<BigDecimal> ceilingUsdP
         List<String> resources = List.copyOf(limits.keySet());
         long[] room = milli(resources, limits);
         return selection.types().stream()
-                .anyMatch(candidate ->
-                        count(new Node(milli(resources, candidate.resources().capacity()), null), room) >= 1);
+                .anyMatch(candidate -> count(new Node(milli(resources, counted(candidate)), null), room) >= 1);
+    }
+
+    /** A node's capacity, counting it as one of the "nodes" a pool may limit. */
+    private static Map<String, BigDecimal> counted(Selection.Candidate candidate) {
+        Map<String, BigDecimal> capacity =
+                new java.util.HashMap<>(candidate.resources().capacity());
+        capacity.put(NODES, BigDecimal.ONE);
+        return capacity;
     }
 
     private static BigDecimal homogeneous(Node node, long[] room) {

@@ -18,13 +18,24 @@ import java.util.Set;
 public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List<String> warnings) {
     /** The chart value that turns spot-to-spot consolidation on (off by default in every 1.x chart). */
     static final ValuePath SPOT_TO_SPOT_GATE = ValuePath.of("settings", "featureGates", "spotToSpotConsolidation");
+    /** The chart value that relaxes minValues Karpenter cannot meet, rather than failing (1.6 on; default Strict). */
+    static final ValuePath MIN_VALUES_POLICY = ValuePath.of("settings", "minValuesPolicy");
+    /** The NodeOverlay gate: node_overlays turns it on, but controller_values has the last word. */
+    static final ValuePath NODE_OVERLAY_GATE = ValuePath.of("settings", "featureGates", "nodeOverlay");
 
     public static ClusterPreview of(ClusterConfig config, InstanceCatalogue catalogue) {
         boolean spotToSpot = isTrue(config.controller().chartValues(), SPOT_TO_SPOT_GATE.segments());
-        List<NodeOverlay> overlays = PoolFacts.overlays(config);
+        boolean minValuesBestEffort =
+                "BestEffort".equals(at(config.controller().chartValues(), MIN_VALUES_POLICY.segments()));
+        boolean overlaysOff = Boolean.FALSE.equals(at(config.controller().chartValues(), NODE_OVERLAY_GATE.segments()))
+                || "false".equals(String.valueOf(at(config.controller().chartValues(), NODE_OVERLAY_GATE.segments())));
+        List<NodeOverlay> overlays = overlaysOff ? List.of() : PoolFacts.overlays(config);
         List<PoolPreview> pools = new ArrayList<>();
         for (PoolFacts pool : PoolFacts.of(config)) {
-            pools.add(PoolPreview.of(catalogue, pool, overlays, spotToSpot));
+            List<NodeOverlay> forPool = overlays.stream()
+                    .filter(overlay -> overlay.appliesToPool(pool.name(), pool.labels()))
+                    .toList();
+            pools.add(PoolPreview.of(catalogue, pool, forPool, spotToSpot, minValuesBestEffort));
         }
         List<String> warnings = new ArrayList<>();
         pools.forEach(pool -> warnings.addAll(pool.warnings()));
@@ -55,13 +66,18 @@ public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List
     }
 
     private static boolean isTrue(Map<String, ?> tree, List<String> path) {
+        Object node = at(tree, path);
+        return Boolean.TRUE.equals(node) || "true".equals(String.valueOf(node));
+    }
+
+    private static Object at(Map<String, ?> tree, List<String> path) {
         Object node = tree;
         for (String segment : path) {
             if (!(node instanceof Map<?, ?> map)) {
-                return false;
+                return null;
             }
             node = map.get(segment);
         }
-        return Boolean.TRUE.equals(node) || "true".equals(String.valueOf(node));
+        return node;
     }
 }

@@ -4,6 +4,7 @@ import dev.platform.karpenter.catalog.LabelRequirement;
 import dev.platform.karpenter.catalog.NodeClassOffer;
 import dev.platform.karpenter.catalog.NodeOverlay;
 import dev.platform.karpenter.catalog.Quantity;
+import dev.platform.karpenter.catalog.Spending;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.nodepools.manifest.KubernetesObject;
 import dev.platform.karpenter.nodepools.manifest.RenderedAddOn;
@@ -33,6 +34,7 @@ import java.util.TreeSet;
  * @param consolidatesUnderutilized whether consolidation replaces underutilized nodes (not only empty ones)
  * @param capacityTypes the capacity types its object allows (RenderedPool#capacityTypes: all three without a
  *                      requirement, which only a Provisioner's webhook defaulted, to on-demand)
+ * @param labels        the labels it gives its nodes
  * @param nodeClass     what its node class offers
  * @param kubelet       the kubelet settings in force (for the maxPods check)
  */
@@ -44,6 +46,7 @@ public record PoolFacts(
         int weight,
         boolean consolidatesUnderutilized,
         Set<String> capacityTypes,
+        Map<String, String> labels,
         NodeClassOffer nodeClass,
         String nodeClassName) {
 
@@ -97,6 +100,10 @@ public record PoolFacts(
                 provisioner ? map(map(spec.get("limits")).get("resources")) : map(spec.get("limits"));
         Map<String, BigDecimal> limits = new LinkedHashMap<>();
         limitsWritten.forEach((resource, value) -> limits.put(resource, Quantity.parse(String.valueOf(value))));
+        if (!provisioner && spec.get("replicas") != null) {
+            // A static pool keeps exactly replicas nodes (within limits.nodes): they bound what it launches.
+            limits.merge(Spending.NODES, Quantity.parse(String.valueOf(spec.get("replicas"))), BigDecimal::min);
+        }
 
         Object weight = spec.get("weight");
         boolean underutilized = provisioner
@@ -119,6 +126,7 @@ public record PoolFacts(
                 weight == null ? 0 : Integer.parseInt(String.valueOf(weight)),
                 underutilized,
                 rendered.capacityTypes(),
+                labelTexts(labels),
                 NodeClassFacts.offer(rendered.nodeClass(), kubelet),
                 nodeClassName);
     }
@@ -161,6 +169,12 @@ public record PoolFacts(
                     at + "[" + i + "]"));
         }
         return requirements;
+    }
+
+    private static Map<String, String> labelTexts(Map<String, Object> labels) {
+        Map<String, String> texts = new LinkedHashMap<>();
+        labels.forEach((key, value) -> texts.put(key, String.valueOf(value)));
+        return Collections.unmodifiableMap(texts);
     }
 
     @SuppressWarnings("unchecked")

@@ -21,7 +21,16 @@ public record PoolPreview(PoolFacts pool, Selection selection, List<String> refu
     /** Spot-to-spot consolidation needs this many types to choose from (upstream's documented floor). */
     static final int SPOT_TO_SPOT_MIN_TYPES = 15;
 
-    static PoolPreview of(InstanceCatalogue catalogue, PoolFacts pool, List<NodeOverlay> overlays, boolean spotToSpot) {
+    /**
+     * @param minValuesBestEffort settings.minValuesPolicy is BestEffort: Karpenter relaxes minValues it cannot meet,
+     *                            so they are a warning rather than a refusal
+     */
+    static PoolPreview of(
+            InstanceCatalogue catalogue,
+            PoolFacts pool,
+            List<NodeOverlay> overlays,
+            boolean spotToSpot,
+            boolean minValuesBestEffort) {
         Selection selection = catalogue.select(pool.requirements(), pool.nodeClass(), overlays);
         List<String> refusals = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
@@ -36,21 +45,28 @@ public record PoolPreview(PoolFacts pool, Selection selection, List<String> refu
                             + String.join("/", new TreeSet<>(pool.nodeClass().architectures()))
                             + ") runs on none of the types its requirements allow"));
         }
-        selection
-                .unmetMinValues()
-                .forEach((requirement, found) -> refusals.add(name + ": requirement "
-                        + requirement.describe() + " (" + requirement.where()
-                        + ") cannot be met: the matching types have "
-                        + found + " value" + (found == 1 ? "" : "s") + " of " + requirement.key()));
-        boolean paused =
-                !pool.limits().isEmpty() && pool.limits().values().stream().allMatch(limit -> limit.signum() == 0);
-        if (paused) {
-            // Zero limits pause a pool without deleting it (which would drain its nodes): deliberate, not a mistake.
-            warnings.add(name + ": its limits " + pool.limits().keySet() + " (spec.limits) are zero: it launches no"
-                    + " node while they stay so");
-        } else if (!selection.types().isEmpty()
-                && !pool.limits().isEmpty()
-                && !Spending.anyFits(selection, pool.limits())) {
+        selection.unmetMinValues().forEach((requirement, found) -> {
+            String unmet = name + ": requirement " + requirement.describe() + " (" + requirement.where()
+                    + ") cannot be met: the matching types have " + found + " value" + (found == 1 ? "" : "s") + " of "
+                    + requirement.key();
+            if (minValuesBestEffort) {
+                warnings.add(unmet + " (settings.minValuesPolicy BestEffort: Karpenter relaxes it)");
+            } else {
+                refusals.add(unmet);
+            }
+        });
+        boolean fits =
+                selection.types().isEmpty() || pool.limits().isEmpty() || Spending.anyFits(selection, pool.limits());
+        List<String> zero = pool.limits().entrySet().stream()
+                .filter(limit -> limit.getValue().signum() == 0)
+                .map(java.util.Map.Entry::getKey)
+                .toList();
+        if (!fits && !zero.isEmpty()) {
+            // A zero limit that no node fits pauses a pool without deleting it (which would drain its nodes):
+            // deliberate, not a mistake. (A zero GPU limit that CPU types fit only keeps GPUs out.)
+            warnings.add(name + ": its limits " + zero + " (spec.limits) are zero: it launches no node while they"
+                    + " stay so");
+        } else if (!fits) {
             InstanceType smallest = selection.types().stream()
                     .map(Selection.Candidate::type)
                     .min(Comparator.comparingInt(InstanceType::vcpus).thenComparingLong(InstanceType::memoryMiB))

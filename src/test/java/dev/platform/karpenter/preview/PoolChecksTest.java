@@ -71,8 +71,14 @@ class PoolChecksTest {
         assertThat(warned())
                 .startsWith("warning: demo: pool \"default\": its limits [cpu, memory] (spec.limits) are zero: it"
                         + " launches no node while they stay so");
-        assertThatThrownBy(() -> check("node_pool_spec = { limits = { cpu = \"0\", memory = \"4Gi\" } }"))
-                .as("one limit above zero: below one node is a mistake")
+        warnings.reset();
+        check("node_pool_spec = { limits = { cpu = \"0\", memory = \"1000Gi\" } }");
+        assertThat(warned()).as("one zero limit pauses it as well").contains("its limits [cpu] (spec.limits) are zero");
+        warnings.reset();
+        check("node_pool_spec = { limits = { cpu = \"1000\", memory = \"1000Gi\", nodes = \"0\" } }");
+        assertThat(warned()).contains("its limits [nodes] (spec.limits) are zero");
+        assertThatThrownBy(() -> check("node_pool_spec = { limits = { cpu = \"1\", memory = \"1Gi\" } }"))
+                .as("limits above zero yet below one node: a mistake")
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("are below one node of its smallest matching type");
     }
@@ -84,6 +90,19 @@ class PoolChecksTest {
                 .startsWith("warning: demo: pool \"default\": kubelet maxPods 110 of node class \"default\" is above"
                         + " what the network interfaces address on ")
                 .contains("unless the VPC CNI runs with prefix delegation");
+    }
+
+    /** With settings.minValuesPolicy BestEffort Karpenter relaxes minValues it cannot meet: a warning, not a refusal. */
+    @Test
+    void unmetMinValuesAreAWarningWhereKarpenterRelaxesThem() {
+        check(
+                "controller_values = { settings = { minValuesPolicy = \"BestEffort\" } }",
+                "node_pool_spec = { template = { spec = { requirements = [{ key ="
+                        + " \"karpenter.k8s.aws/instance-family\", operator = \"In\", values = [\"c7a\", \"m7a\"],"
+                        + " minValues = 3 }] } } }");
+        assertThat(warned())
+                .contains("requirement karpenter.k8s.aws/instance-family In [c7a, m7a] minValues 3")
+                .contains("settings.minValuesPolicy BestEffort: Karpenter relaxes it");
     }
 
     /** Without a capacity-type requirement a NodePool allows spot (no webhook defaults it since v1beta1). */

@@ -204,6 +204,27 @@ class PreviewCommandTest {
         assertThat(console.stderr()).contains("reading " + arm + " (named on the command line)");
     }
 
+    /** limits.nodes counts nodes; a static pool keeps its replicas within it. */
+    @Test
+    void theNodesLimitAndAStaticPoolsReplicasBoundTheNodes() throws IOException {
+        Path nodes = dir.resolve("nodes.tfvars");
+        Files.writeString(
+                nodes,
+                TestConfigs.tfvarsFor(
+                        "capped",
+                        "us-west-2",
+                        TestConfigs.V1,
+                        "node_pools = [{ name = \"fixed\", spec = { replicas = 3, limits = { nodes = 5 } } }]",
+                        "node_pool_spec = { limits = { cpu = \"1000\", memory = \"1000Gi\", nodes = \"10\" } }"));
+        assertThat(run("--json", nodes.toString())).isZero();
+        JsonNode cluster =
+                Json.mapper().readTree(console.stdout()).path("capped").path("pools");
+
+        assertThat(cluster.at("/default/max_nodes").asLong()).isEqualTo(10);
+        assertThat(cluster.at("/fixed/max_nodes").asLong()).isEqualTo(3);
+        assertThat(cluster.at("/fixed/ceiling_usd_per_month").decimalValue()).isPositive();
+    }
+
     @Test
     void poolsOfADirectoryOfClustersWithWarnings() throws IOException {
         Files.writeString(
@@ -245,6 +266,40 @@ class PreviewCommandTest {
         assertThat(cheapest.path("type").asText()).isEqualTo("c7a.medium");
         assertThat(cheapest.path("usd_per_hour").decimalValue()).isEqualByComparingTo("0.02566");
         assertThat(cheapest.path("node_overlays").get(0).asText()).isEqualTo("savings-plan");
+    }
+
+    /**
+     * An overlay reaches the pools its requirements on the pool's name, the pool's labels and the node class's
+     * system admit, and none while controller_values turns the gate off.
+     */
+    @Test
+    void nodeOverlaysApplyPerPool() throws IOException {
+        String overlays = "node_pools = [{ name = \"batch\", node_labels = { team = \"batch\" } }]\n"
+                + "node_overlays = [{ name = \"batch-discount\", spec = { requirements = [{ key ="
+                + " \"karpenter.sh/nodepool\", operator = \"In\", values = [\"batch\"] }], priceAdjustment ="
+                + " \"-50%\" } }, { name = \"team-discount\", spec = { requirements = [{ key = \"team\", operator ="
+                + " \"In\", values = [\"batch\"] }], priceAdjustment = \"-10%\" } }, { name ="
+                + " \"windows-licence\", spec = { requirements = [{ key = \"kubernetes.io/os\", operator = \"In\","
+                + " values = [\"windows\"] }], priceAdjustment = \"+100%\" } }]\n";
+        Files.writeString(dir.resolve("pools.tfvars"), Files.readString(EXAMPLE) + overlays);
+        assertThat(run("--json", dir.resolve("pools.tfvars").toString())).isZero();
+        JsonNode pools = Json.mapper().readTree(console.stdout()).at("/eks-cluster/pools");
+
+        assertThat(pools.at("/default/cheapest/node_overlays")).isEmpty();
+        assertThat(pools.at("/batch/cheapest/node_overlays").toString())
+                .contains("batch-discount")
+                .contains("team-discount")
+                .doesNotContain("windows-licence");
+
+        console.reset();
+        Files.writeString(
+                dir.resolve("off.tfvars"),
+                Files.readString(EXAMPLE)
+                        + "controller_values = { settings = { featureGates = { nodeOverlay = false } } }\n"
+                        + overlays);
+        assertThat(run("--json", dir.resolve("off.tfvars").toString())).isZero();
+        assertThat(Json.mapper().readTree(console.stdout()).at("/eks-cluster/pools/batch/cheapest/node_overlays"))
+                .isEmpty();
     }
 
     /** The pull request's report: this branch's pools, and what changed against the base branch's preview. */
