@@ -1,5 +1,6 @@
 package dev.platform.karpenter.catalog;
 
+import java.math.BigDecimal;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -12,8 +13,34 @@ import java.util.Set;
  * @param os             "linux" or "windows": the os label the nodes carry
  * @param architectures  the architectures its AMIs exist for
  * @param kubelet        the node class's kubelet settings (EC2NodeClass spec.kubelet)
+ * @param interfaces     the network interfaces of the default card that carry no pod addresses
+ * @param vmMemoryOverheadPercent the share of memory the VM keeps, as the controller is set (settings
+ *                       .vmMemoryOverheadPercent, 0.075 by default)
  */
-public record NodeClassOffer(AmiKind family, String os, Set<String> architectures, Kubelet kubelet) {
+public record NodeClassOffer(
+        AmiKind family,
+        String os,
+        Set<String> architectures,
+        Kubelet kubelet,
+        UnusableInterfaces interfaces,
+        BigDecimal vmMemoryOverheadPercent) {
+
+    /** The chart's default share of memory the VM keeps. */
+    public static final BigDecimal DEFAULT_VM_MEMORY_OVERHEAD = new BigDecimal("0.075");
+
+    /** A node class under the controller's defaults. */
+    public NodeClassOffer(AmiKind family, String os, Set<String> architectures, Kubelet kubelet) {
+        this(family, os, architectures, kubelet, UnusableInterfaces.NONE, DEFAULT_VM_MEMORY_OVERHEAD);
+    }
+
+    /**
+     * Interfaces of the default network card that hold no pod addresses: those the controller reserves for other
+     * uses (settings.reservedENIs) and the node class's EFA-only interfaces. Upstream counts both against max pods,
+     * and only the EFA-only ones against the pods its reserved memory is computed for.
+     */
+    public record UnusableInterfaces(int reserved, int efaOnly) {
+        public static final UnusableInterfaces NONE = new UnusableInterfaces(0, 0);
+    }
 
     /** AMI families as they differ for pods and overhead (upstream's documented behaviour per family). */
     public enum AmiKind {

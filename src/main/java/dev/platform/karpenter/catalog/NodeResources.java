@@ -9,13 +9,13 @@ import java.util.Map;
  * A node's capacity (what Karpenter counts against a pool's limits) and allocatable resources (what pods get) for
  * one instance type launched with one node class, by the rules upstream documents: max pods from the network
  * interfaces of the default card, kube-reserved CPU in steps and memory per pod, a 100Mi hard eviction threshold,
- * and the VM memory overhead of 7.5% (64 MiB more on Graviton for its reserved CMA memory).
+ * and the VM memory overhead (7.5% unless the controller sets another; 64 MiB more on Graviton for its reserved CMA
+ * memory).
  *
  * @param capacity    resource to quantity: cpu in cores, memory in bytes, pods, extended resources
  * @param allocatable the same after kube-reserved, system-reserved and the eviction threshold
  */
 public record NodeResources(Map<String, BigDecimal> capacity, Map<String, BigDecimal> allocatable) {
-    static final BigDecimal VM_MEMORY_OVERHEAD = new BigDecimal("0.075");
     static final long GRAVITON_CMA_MIB = 64;
     static final int PODS_WITHOUT_ENI_LIMIT = 110;
     private static final BigDecimal DEFAULT_EVICTION_MIB = BigDecimal.valueOf(100);
@@ -23,19 +23,21 @@ public record NodeResources(Map<String, BigDecimal> capacity, Map<String, BigDec
     /** The resources of {@code type} under {@code nodeClass}. */
     public static NodeResources of(InstanceType type, NodeClassOffer nodeClass) {
         NodeClassOffer.Kubelet kubelet = nodeClass.kubelet();
-        int eniPods = eniLimitedPods(type);
+        NodeClassOffer.UnusableInterfaces unusable = nodeClass.interfaces();
+        int eniPods = eniLimitedPods(type, unusable.reserved() + unusable.efaOnly());
         int pods = kubelet.maxPods().orElse(nodeClass.family().eniLimitedPods ? eniPods : PODS_WITHOUT_ENI_LIMIT);
         if (nodeClass.family().podsPerCore && kubelet.podsPerCore().orElse(0) > 0) {
             pods = Math.min(pods, kubelet.podsPerCore().get() * type.vcpus());
         }
         BigDecimal cpu = BigDecimal.valueOf(type.vcpus());
-        BigDecimal memory = memoryCapacity(type);
+        BigDecimal memory = memoryCapacity(type, nodeClass.vmMemoryOverheadPercent());
         Map<String, BigDecimal> capacity = new HashMap<>(type.allocatable());
         capacity.put("cpu", cpu);
         capacity.put("memory", memory);
         capacity.put("pods", BigDecimal.valueOf(pods));
 
-        int reservedPods = nodeClass.family().eniLimitedMemoryOverhead ? eniPods : pods;
+        int reservedPods =
+                nodeClass.family().eniLimitedMemoryOverhead ? eniLimitedPods(type, unusable.efaOnly()) : pods;
         BigDecimal kubeCpu = reserved(kubelet.kubeReserved(), "cpu", kubeReservedCpu(type.vcpus()));
         BigDecimal kubeMemory = reserved(
                 kubelet.kubeReserved(),
@@ -74,10 +76,16 @@ public record NodeResources(Map<String, BigDecimal> capacity, Map<String, BigDec
      * addresses less the interface's own, plus 2 for host-network pods (EKS's eni-max-pods rule).
      */
     public static int eniLimitedPods(InstanceType type) {
+        return eniLimitedPods(type, 0);
+    }
+
+    /** The same with {@code unusable} interfaces of the default card holding no pod addresses (none left: 0 pods). */
+    public static int eniLimitedPods(InstanceType type, int unusable) {
         if (type.interfaces() == 0) {
             return type.documentedPods();
         }
-        return type.interfaces() * (type.ipv4PerInterface() - 1) + 2;
+        int usable = Math.max(type.interfaces() - unusable, 0);
+        return usable == 0 ? 0 : usable * (type.ipv4PerInterface() - 1) + 2;
     }
 
     /**
@@ -92,10 +100,10 @@ public record NodeResources(Map<String, BigDecimal> capacity, Map<String, BigDec
     }
 
     /** Memory after the VM's overhead, in bytes: what the node reports as capacity. */
-    static BigDecimal memoryCapacity(InstanceType type) {
+    static BigDecimal memoryCapacity(InstanceType type, BigDecimal vmMemoryOverheadPercent) {
         long mib = type.memoryMiB() - ("arm64".equals(type.architecture()) ? GRAVITON_CMA_MIB : 0);
         long overhead = BigDecimal.valueOf(mib)
-                .multiply(VM_MEMORY_OVERHEAD)
+                .multiply(vmMemoryOverheadPercent)
                 .setScale(0, RoundingMode.CEILING)
                 .longValueExact();
         return BigDecimal.valueOf(mib - overhead).multiply(Quantity.MIB);

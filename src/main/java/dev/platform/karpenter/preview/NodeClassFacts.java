@@ -18,13 +18,38 @@ final class NodeClassFacts {
      * pod and overhead formulas, and the system of its instance types (windows for the Windows families, linux for
      * every other, Custom included). Without a node class of the project's: AL2023.
      */
-    static NodeClassOffer offer(RenderedNodeClass nodeClass, Map<String, Object> kubelet) {
+    static NodeClassOffer offer(
+            RenderedNodeClass nodeClass, Map<String, Object> kubelet, Map<String, Object> controllerValues) {
         AmiKind kind = nodeClass == null ? AmiKind.AL2023 : kind(nodeClass.family());
+        Map<String, Object> settings = PoolFacts.map(controllerValues.get("settings"));
+        Object overhead = settings.getOrDefault(
+                "vmMemoryOverheadPercent", PoolFacts.map(settings.get("aws")).get("vmMemoryOverheadPercent"));
         return new NodeClassOffer(
                 kind,
                 kind == AmiKind.WINDOWS ? "windows" : "linux",
                 kind == AmiKind.WINDOWS ? Set.of("amd64") : Set.of("amd64", "arm64"),
-                kubelet(kubelet));
+                kubelet(kubelet),
+                new NodeClassOffer.UnusableInterfaces(
+                        integer(settings.get("reservedENIs")).orElse(0),
+                        nodeClass == null
+                                ? 0
+                                : efaOnlyInterfaces(nodeClass.object().spec())),
+                overhead == null
+                        ? NodeClassOffer.DEFAULT_VM_MEMORY_OVERHEAD
+                        : new java.math.BigDecimal(String.valueOf(overhead)));
+    }
+
+    /** The node class's EFA-only interfaces on the default network card: no pod addresses on them. */
+    private static int efaOnlyInterfaces(Map<String, Object> spec) {
+        int count = 0;
+        for (Object item : PoolFacts.list(spec.get("networkInterfaces"))) {
+            Map<String, Object> network = PoolFacts.map(item);
+            if ("efa-only".equals(network.get("interfaceType"))
+                    && integer(network.get("networkCardIndex")).orElse(0) == 0) {
+                count++;
+            }
+        }
+        return count;
     }
 
     private static AmiKind kind(AmiFamily family) {

@@ -57,12 +57,13 @@ public record PoolFacts(
             Map<String, Object> nodeClass = pool.nodeClass() == null
                     ? Map.of()
                     : pool.nodeClass().object().spec();
-            pools.add(of(pool, nodeClass));
+            pools.add(of(pool, nodeClass, config.controller().chartValues()));
         }
         return List.copyOf(pools);
     }
 
-    private static PoolFacts of(RenderedPool rendered, Map<String, Object> nodeClass) {
+    private static PoolFacts of(
+            RenderedPool rendered, Map<String, Object> nodeClass, Map<String, Object> controllerValues) {
         KubernetesObject<Map<String, Object>> pool = rendered.object();
         List<ApiGeneration.AdmissionDefault> defaulted = rendered.defaulted();
         Map<String, Object> spec = pool.spec();
@@ -127,7 +128,7 @@ public record PoolFacts(
                 underutilized,
                 rendered.capacityTypes(),
                 labelTexts(labels),
-                NodeClassFacts.offer(rendered.nodeClass(), kubelet),
+                NodeClassFacts.offer(rendered.nodeClass(), kubelet, controllerValues),
                 nodeClassName);
     }
 

@@ -85,20 +85,24 @@ public record PoolPreview(PoolFacts pool, Selection selection, List<String> refu
                     + SPOT_TO_SPOT_MIN_TYPES + " or more to choose from (widen its requirements)");
         }
         Optional<Integer> maxPods = pool.nodeClass().kubelet().maxPods();
+        int unusable = pool.nodeClass().interfaces().reserved()
+                + pool.nodeClass().interfaces().efaOnly();
         if (maxPods.isPresent()) {
             List<String> over = selection.types().stream()
-                    .filter(candidate -> NodeResources.eniLimitedPods(candidate.type()) < maxPods.get())
+                    .filter(candidate -> NodeResources.eniLimitedPods(candidate.type(), unusable) < maxPods.get())
                     .map(candidate -> candidate.type().name())
                     .toList();
             if (!over.isEmpty()) {
                 warnings.add(name + ": kubelet maxPods " + maxPods.get() + " of node class \"" + pool.nodeClassName()
                         + "\" is above what the network interfaces address on " + over.size() + " of its "
                         + selection.types().size() + " types (e.g. " + over.get(0) + ": "
-                        + NodeResources.eniLimitedPods(selection.types().stream()
-                                .filter(c -> c.type().name().equals(over.get(0)))
-                                .findFirst()
-                                .orElseThrow()
-                                .type())
+                        + NodeResources.eniLimitedPods(
+                                selection.types().stream()
+                                        .filter(c -> c.type().name().equals(over.get(0)))
+                                        .findFirst()
+                                        .orElseThrow()
+                                        .type(),
+                                unusable)
                         + "); pods beyond that stay Pending unless the VPC CNI runs with prefix delegation");
             }
         }

@@ -176,6 +176,58 @@ class SelectionTest {
                                 capacity.multiply(new BigDecimal("0.05")).setScale(0, java.math.RoundingMode.CEILING)));
     }
 
+    /**
+     * The controller's reserved ENIs and the node class's EFA-only interfaces hold no pod addresses (upstream's
+     * ENILimitedPods); its vmMemoryOverheadPercent sets the memory the VM keeps.
+     */
+    @Test
+    void reservedAndEfaOnlyInterfacesAndTheVmOverheadFollowTheSettings() {
+        InstanceType m5large = CATALOGUE.types().stream()
+                .filter(type -> type.name().equals("m5.large"))
+                .findFirst()
+                .orElseThrow();
+        // m5.large: 3 interfaces of 10 IPv4 addresses, 29 pods; one reserved leaves 2 x 9 + 2
+        NodeClassOffer oneReserved = new NodeClassOffer(
+                AmiKind.AL2023,
+                "linux",
+                Set.of("amd64"),
+                Kubelet.DEFAULT,
+                new NodeClassOffer.UnusableInterfaces(1, 0),
+                NodeClassOffer.DEFAULT_VM_MEMORY_OVERHEAD);
+        NodeResources reserved = NodeResources.of(m5large, oneReserved);
+        assertThat(reserved.allocatable().get("pods")).isEqualByComparingTo("20");
+        // the memory AL2023 reserves still counts the interfaces the controller keeps: 29 pods' worth
+        assertThat(reserved.allocatable().get("memory"))
+                .isEqualByComparingTo(m5large.allocatable().get("memory"));
+        NodeResources efaOnly = NodeResources.of(
+                m5large,
+                new NodeClassOffer(
+                        AmiKind.AL2023,
+                        "linux",
+                        Set.of("amd64"),
+                        Kubelet.DEFAULT,
+                        new NodeClassOffer.UnusableInterfaces(0, 1),
+                        NodeClassOffer.DEFAULT_VM_MEMORY_OVERHEAD));
+        assertThat(efaOnly.allocatable().get("pods")).isEqualByComparingTo("20");
+        assertThat(m5large.allocatable()
+                        .get("memory")
+                        .subtract(efaOnly.allocatable().get("memory")))
+                .isEqualByComparingTo(BigDecimal.valueOf(11L * (20 - 29) << 20));
+        NodeResources moreOverhead = NodeResources.of(
+                m5large,
+                new NodeClassOffer(
+                        AmiKind.AL2023,
+                        "linux",
+                        Set.of("amd64"),
+                        Kubelet.DEFAULT,
+                        NodeClassOffer.UnusableInterfaces.NONE,
+                        new BigDecimal("0.1")));
+        assertThat(moreOverhead.capacity().get("memory"))
+                .isLessThan(NodeResources.of(m5large, NodeClassOffer.REFERENCE)
+                        .capacity()
+                        .get("memory"));
+    }
+
     @Test
     void limitsBoundNodesAndCost() {
         Selection c7a = select(

@@ -2,6 +2,7 @@ package dev.platform.karpenter.preview;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.platform.karpenter.catalog.NodeClassOffer;
 import dev.platform.karpenter.catalog.NodeClassOffer.AmiKind;
 import dev.platform.karpenter.testing.TestConfigs;
 import org.junit.jupiter.api.Test;
@@ -42,5 +43,20 @@ class PoolFactsTest {
 
         assertThat(pool.nodeClass().family()).isEqualTo(AmiKind.CUSTOM);
         assertThat(pool.nodeClass().os()).isEqualTo("linux");
+    }
+
+    /** The controller's settings and the node class's interfaces reach what the evaluation computes pods and memory from. */
+    @Test
+    void theControllersReservedEnisAndOverheadAndTheClassesEfaOnlyInterfacesAreRead() {
+        PoolFacts pool = PoolFacts.of(TestConfigs.config(
+                        TestConfigs.V1,
+                        "controller_values = { settings = { reservedENIs = \"1\", vmMemoryOverheadPercent = 0.1 } }",
+                        "node_class_spec = { networkInterfaces = [{ networkCardIndex = 0, deviceIndex = 0,"
+                                + " interfaceType = \"interface\" }, { networkCardIndex = 0, deviceIndex = 1,"
+                                + " interfaceType = \"efa-only\" }] }"))
+                .get(0);
+
+        assertThat(pool.nodeClass().interfaces()).isEqualTo(new NodeClassOffer.UnusableInterfaces(1, 1));
+        assertThat(pool.nodeClass().vmMemoryOverheadPercent()).isEqualByComparingTo("0.1");
     }
 }
