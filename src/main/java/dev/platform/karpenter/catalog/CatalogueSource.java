@@ -137,7 +137,9 @@ public final class CatalogueSource {
                     String value = row.group(2).strip();
                     boolean header = key.startsWith("--") || key.equals("Label") || key.equals("Resource");
                     if (!header && !key.equals(InstanceCatalogue.INSTANCE_TYPE_LABEL)) {
-                        current.put(inResources ? InstanceCatalogue.RESOURCE_COLUMN + key : key, value);
+                        current.put(
+                                inResources ? InstanceCatalogue.RESOURCE_COLUMN + key : key,
+                                value.isEmpty() && !inResources ? InstanceCatalogue.EMPTY_VALUE : value);
                     }
                 }
             }

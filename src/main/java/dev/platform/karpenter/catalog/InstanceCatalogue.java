@@ -29,6 +29,12 @@ public final class InstanceCatalogue {
     static final String NAME_COLUMN = "name";
     static final String INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type";
     static final String RESOURCE_COLUMN = "resource:";
+    /**
+     * A label present with an empty value (a .metal type's karpenter.k8s.aws/instance-hypervisor): an empty cell is a
+     * label the type does not carry, and Exists, DoesNotExist and In [""] tell the two apart.
+     */
+    static final String EMPTY_VALUE = "\"\"";
+
     static final String PRICE_COLUMN_PREFIX = "price:";
     static final String VPC_INTERFACES = "vpc:interfaces";
     static final String VPC_IPV4_PER_INTERFACE = "vpc:ipv4-per-interface";

@@ -48,7 +48,10 @@ public final class InstanceType {
     }
 
     private String cell(int index) {
-        return index < 0 || index >= cells.length || cells[index].isEmpty() ? null : cells[index];
+        if (index < 0 || index >= cells.length || cells[index].isEmpty()) {
+            return null;
+        }
+        return cells[index].equals(InstanceCatalogue.EMPTY_VALUE) ? "" : cells[index];
     }
 
     public String name() {

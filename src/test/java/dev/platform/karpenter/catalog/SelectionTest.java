@@ -228,6 +228,19 @@ class SelectionTest {
                         .get("memory"));
     }
 
+    /** Upstream's .metal types carry instance-hypervisor with an empty value: present, unlike a label a type lacks. */
+    @Test
+    void aLabelWithAnEmptyValueIsPresent() {
+        Selection empty = select(NodeClassOffer.REFERENCE, req(G + "instance-hypervisor", "In", ""));
+        assertThat(empty.names()).hasSize(141).contains("m5.metal").allMatch(name -> name.contains(".metal"));
+        assertThat(select(NodeClassOffer.REFERENCE, req(G + "instance-hypervisor", "Exists"))
+                        .names())
+                .contains("m5.metal", "m5.large");
+        assertThat(select(NodeClassOffer.REFERENCE, req(G + "instance-hypervisor", "DoesNotExist"))
+                        .names())
+                .doesNotContain("m5.metal", "m5.large");
+    }
+
     @Test
     void limitsBoundNodesAndCost() {
         Selection c7a = select(
