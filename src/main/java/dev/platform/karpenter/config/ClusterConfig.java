@@ -7,7 +7,6 @@ import static dev.platform.karpenter.config.SettingsCatalogue.KARPENTER_NAMESPAC
 import static dev.platform.karpenter.config.SettingsCatalogue.KARPENTER_SERVICE_ACCOUNT;
 import static dev.platform.karpenter.config.SettingsCatalogue.REGION;
 import static dev.platform.karpenter.config.SettingsCatalogue.RETIRED_API;
-import static dev.platform.karpenter.config.SettingsCatalogue.STS_REGIONAL_ENDPOINTS;
 import static dev.platform.karpenter.config.SettingsCatalogue.TAGS;
 import static dev.platform.karpenter.config.SettingsCatalogue.UPGRADE_OVERRIDE;
 
@@ -114,13 +113,6 @@ public record ClusterConfig(
                         new Adoption.Context(
                                 release, apis, iam, interruption.queueName(), namespace, poolsAndClasses)));
         config.names().requireWithinAwsLimits();
-        // The annotation is read by EKS's IRSA webhook only; Pod Identity's agent hands out credentials without STS.
-        ConfigException.require(
-                !(config.controller().stsRegionalEndpoints()
-                        && iam.controllerIdentity() == ControllerIdentity.POD_IDENTITY),
-                () -> STS_REGIONAL_ENDPOINTS.key() + " = true does nothing with "
-                        + SettingsCatalogue.CONTROLLER_IDENTITY.key() + " = \"pod_identity\": only IRSA reads the"
-                        + " annotation (the Pod Identity agent serves credentials without STS); remove it");
         config.iam().nodeRoleArn().ifPresent(arn -> Regions.requireArnInPartition("iam_role_arn", arn, region));
         config.interruption()
                 .kmsKeyId()

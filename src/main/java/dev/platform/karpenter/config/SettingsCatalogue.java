@@ -244,8 +244,9 @@ public final class SettingsCatalogue {
             .describe(
                     "service account uses regional STS endpoints",
                     "Annotates the service account with eks.amazonaws.com/sts-regional-endpoints = \"true\" (clusters"
-                            + " reaching STS through VPC endpoints). Written as a string, never a boolean. IRSA only:"
-                            + " refused with controller_identity = \"pod_identity\", whose agent needs no STS.");
+                            + " reaching STS through VPC endpoints). Written as a string, never a boolean. Only IRSA"
+                            + " reads it: with controller_identity = \"pod_identity\" the annotation is written but"
+                            + " does nothing (the Pod Identity agent hands out credentials without STS).");
 
     public static final Setting<Integer> CONTROLLER_REPLICAS = CONTROLLER
             .number("controller_replicas")

@@ -61,6 +61,7 @@ class ClusterConfigTest {
                 "controller_identity = \"pod_identity\"",
                 "create_iam_role = true",
                 "irsa_use_name_prefix = true",
+                "sts_regional_endpoints = true",
                 "ami_family = \"AL2023\"",
                 "tags = { Team = \"platform\", CostCenter = \"42\" }",
                 "state_bucket = \"my-state\"",
@@ -71,8 +72,7 @@ class ClusterConfigTest {
         assertThat(config.iam().controllerIdentity()).isEqualTo(ControllerIdentity.POD_IDENTITY);
         assertThat(config.iam().createNodeRole()).isTrue();
         assertThat(config.iam().useNamePrefix()).isTrue();
-        assertThat(config(V1, "sts_regional_endpoints = true").controller().stsRegionalEndpoints())
-                .isTrue(); // IRSA's
+        assertThat(config.controller().stsRegionalEndpoints()).isTrue();
         assertThat(config.poolsAndClasses().nodeClass("default").amiFamily()).isEqualTo(AmiFamily.AL2023);
         assertThat(config.tags())
                 .containsExactly(java.util.Map.entry("Team", "platform"), java.util.Map.entry("CostCenter", "42"));
@@ -146,14 +146,6 @@ class ClusterConfigTest {
                         "beside_auto_mode = true needs a Karpenter that can run beside EKS Auto Mode (AWS's migration"
                                 + " to Auto Mode starts from 1.1 or later), but karpenter_chart_version is \"1.0.14\":"
                                 + " allowed 1.1.x to " + TestConfigs.V1_SERIES + ""),
-                Arguments.of(
-                        "regional STS endpoints with Pod Identity",
-                        tfvars(
-                                TestConfigs.V1,
-                                "controller_identity = \"pod_identity\"",
-                                "sts_regional_endpoints = true"),
-                        "sts_regional_endpoints = true does nothing with controller_identity = \"pod_identity\": only"
-                                + " IRSA reads the annotation"),
                 Arguments.of(
                         "beside Auto Mode on 0.x",
                         tfvars(V0, "beside_auto_mode = true"),

@@ -110,11 +110,8 @@ class ControllerChartRenderTest {
     void underPodIdentityTheServiceAccountHasNoRoleAnnotation(Cluster cluster) {
         List<JsonNode> objects = RENDERED.get(cluster);
         JsonNode annotations = find(objects, "ServiceAccount", SERVICE_ACCOUNT).at("/metadata/annotations");
-        assertThat(names(annotations)).isEmpty();
-        assertThat(deployment(objects)
-                        .at("/spec/template/spec/serviceAccountName")
-                        .asText())
-                .isEqualTo(SERVICE_ACCOUNT);
+        assertThat(names(annotations)).containsExactly("eks.amazonaws.com/sts-regional-endpoints");
+        assertRegionalStsForThePodsAccount(objects, annotations);
     }
 
     /** The account asks for regional STS endpoints (the string "true"), and the controller's pods run as it. */

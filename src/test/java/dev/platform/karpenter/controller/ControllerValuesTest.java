@@ -44,7 +44,14 @@ class ControllerValuesTest {
     @Test
     void stsRegionalEndpointsIsAQuotedStringInTheYaml() {
         String yaml = ControllerValues.of(
-                        TestConfigs.config(TestConfigs.V1, "sts_regional_endpoints = true"), "e", "r", "p", "q")
+                        TestConfigs.config(
+                                TestConfigs.V1,
+                                "controller_identity = \"pod_identity\"",
+                                "sts_regional_endpoints = true"),
+                        "e",
+                        "r",
+                        "p",
+                        "q")
                 .toYaml();
 
         JsonNode annotation =

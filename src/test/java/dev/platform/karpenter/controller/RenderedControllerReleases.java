@@ -143,9 +143,6 @@ final class RenderedControllerReleases {
 
     private static ClusterConfig config(String clusterName, String tag, String... extra) {
         List<String> lines = new ArrayList<>(List.of(ControllerFixtures.EVERY_CONTROLLER_SETTING));
-        if (List.of(extra).contains("controller_identity = \"pod_identity\"")) {
-            lines.remove("sts_regional_endpoints = true"); // IRSA's: refused beside Pod Identity
-        }
         lines.add("karpenter_namespace = \"" + NAMESPACE + "\"");
         lines.add("karpenter_service_account = \"" + SERVICE_ACCOUNT + "\"");
         lines.addAll(List.of(extra));
