@@ -128,7 +128,10 @@ public final class StackRunner {
                     result = new StackResult(
                             stack.name(),
                             Outcome.FAILED,
-                            "unexpected error: " + e.getClass().getSimpleName() + ": " + e.getMessage(),
+                            "unexpected error: "
+                                    + (e.getMessage() == null
+                                            ? e.toString()
+                                            : e.getClass().getSimpleName() + ": " + e.getMessage()),
                             "",
                             Duration.ZERO);
                 }

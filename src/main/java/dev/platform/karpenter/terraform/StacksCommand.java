@@ -155,10 +155,13 @@ public final class StacksCommand {
                 grew = false;
                 for (SynthesizedStacks.Stack stack : cluster.stacks()) {
                     if (!destroyed.contains(stack.name())
-                            && stack.dependencies().stream().anyMatch(destroyed::contains)
-                            && !SynthesizedStacks.hasNoLocalState(stack)) {
+                            && stack.dependencies().stream().anyMatch(destroyed::contains)) {
+                        // pulled from under too, empty or not: its own dependents are checked in turn
                         destroyed.add(stack.name());
-                        missing.add(SynthesizedStacks.concern(stack));
+                        if (!concerns.contains(SynthesizedStacks.concern(stack))
+                                && !SynthesizedStacks.hasNoLocalState(stack)) {
+                            missing.add(SynthesizedStacks.concern(stack));
+                        }
                         grew = true;
                     }
                 }

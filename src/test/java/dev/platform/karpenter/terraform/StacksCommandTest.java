@@ -197,6 +197,15 @@ class StacksCommandTest {
         assertThat(run("echo ok", "destroy", "--concern", "iam,interruption", "--cluster", "demo"))
                 .isEqualTo(64);
         assertThat(console.stderr()).contains("add --concern nodepools");
+
+        // a live stack two steps down is found through an empty one between (nodepools on karpenter on iam)
+        String chain = MANIFEST.replace(
+                "\"dependencies\": [\"demo-karpenter\", \"demo-iam\"]", "\"dependencies\": [\"demo-karpenter\"]");
+        assertThat(chain).isNotEqualTo(MANIFEST);
+        Files.writeString(outdir.resolve("manifest.json"), chain);
+        assertThat(run("echo ok", "destroy", "--concern", "iam,interruption", "--cluster", "demo"))
+                .isEqualTo(64);
+        assertThat(console.stderr()).contains("add --concern nodepools");
     }
 
     /** other-iam's apply creates a file demo-iam's apply waits for: only clusters run side by side finish. */

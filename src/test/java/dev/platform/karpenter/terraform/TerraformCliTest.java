@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A stopped run gives each running Terraform exactly one interrupt and waits for it: a second one makes Terraform
  * exit at once and leave what it created out of its state. The stand-in terraform behaves as Terraform does: on its
- * first signal it prints "Interrupt received." and finishes, on a second one it gives up.
+ * first signal it prints "Interrupt received." and takes 2.5 s to finish (longer than the stop's grace second, so the
+ * stop must decide while it still runs), on a second one it gives up.
  */
 class TerraformCliTest {
     private static final String STAND_IN = """
@@ -26,7 +27,7 @@ class TerraformCliTest {
             trap 'n=$((n+1)); echo "Interrupt received."; echo "signal $n" >> "$MARK"; [ $n -ge 2 ] && exit 9; stop=1' INT TERM
             echo started >> "$MARK"
             while [ $stop = 0 ]; do sleep 0.05; done
-            sleep 0.3
+            sleep 2.5
             echo "state written" >> "$MARK"
             exit 130
             """;
