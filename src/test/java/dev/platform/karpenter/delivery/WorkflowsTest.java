@@ -205,7 +205,7 @@ class WorkflowsTest {
     @Test
     void theRequiredCheckFailsAForksPullRequestAndAnyFailedPlan() throws Exception {
         JsonNode summary = read("pull-request.yml").path("jobs").path("plans");
-        assertThat(summary.path("if").asText()).isEqualTo("always()");
+        assertThat(summary.path("if").asText()).isEqualTo("${{ !cancelled() }}");
         String script = runs(summary).get(0);
         record Case(String fork, String configured, String clusters, String plan, int exit) {}
         for (Case c : List.of(
@@ -256,6 +256,16 @@ class WorkflowsTest {
                 .startsWith("::warning title=Cluster removed::old is in the base branch's configuration but not in"
                         + " this one.")
                 .doesNotContain("kept is", "new is");
+
+        // a base configuration this branch's code refuses is said, not taken for "no clusters"
+        Files.writeString(bin.resolve("preview"), "#!/usr/bin/env bash\nexit 2\n");
+        ProcessBuilder refused = new ProcessBuilder("bash", "-e", "-c", script)
+                .directory(project.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        refused.environment().putAll(Map.of("CLUSTERS", "[\"kept\"]", "BASE_TFVARS", "base.tfvars"));
+        assertThat(refused.start().waitFor()).isZero();
+        assertThat(Files.readString(log)).startsWith("::warning title=Base configuration unread::");
     }
 
     /** The drift job's plan step: status 0 and 2 (drift) pass on to the issue step; any other fails the job. */
