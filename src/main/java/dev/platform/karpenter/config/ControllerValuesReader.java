@@ -77,7 +77,7 @@ final class ControllerValuesReader {
         ChartValuesSchema schema = ChartValuesSchema.of(release);
         refuseOwned(List.of(), values, schema);
         if (release.crdWebhookNamespace().isPresent()) {
-            refuseMovingTheConversionWebhook(values, release);
+            requireTheConversionWebhook(values, release);
         }
         schema.check(values).ifPresent(violation -> {
             throw new ConfigException(KEY + "." + violation.path() + ": " + violation.message()
@@ -115,28 +115,21 @@ final class ControllerValuesReader {
     }
 
     /**
-     * On releases whose CRDs convert v1beta1 objects through the controller's webhook (1.0), the CRD release points
-     * them at the Service the controller chart makes with its defaults (named karpenter, port 8443, webhooks on):
-     * controller values that rename, move or switch off that Service would leave NodePools and NodeClaims stored as
-     * v1beta1 unreadable.
+     * On releases whose CRDs convert v1beta1 objects through the controller's webhook (1.0), the webhook must run:
+     * without it NodePools and NodeClaims stored as v1beta1 cannot be read. (Where controller_values renames its
+     * Service or moves its port, the CRD release follows: controller.ConversionWebhookValues.)
      */
-    private static void refuseMovingTheConversionWebhook(Map<String, Object> values, KarpenterRelease release) {
-        Map<List<String>, String> defaults = new LinkedHashMap<>();
-        defaults.put(List.of("webhook", "enabled"), "true");
-        defaults.put(List.of("webhook", "port"), "8443");
-        defaults.put(List.of("fullnameOverride"), "karpenter");
-        defaults.put(List.of("nameOverride"), "karpenter");
-        defaults.forEach((path, unchanged) -> {
-            Object value = at(values, path);
-            if (value != null
-                    && !ControllerSettings.scalarAsString(where(List.copyOf(path)), value)
-                            .equals(unchanged)) {
-                throw new ConfigException(where(List.copyOf(path)) + ": the CRDs of Karpenter " + release.chartVersion()
-                        + " convert v1beta1 objects through the controller's webhook Service as the chart names it"
-                        + " by default (karpenter, port 8443, enabled); keep it so on this release, and change it"
-                        + " from 1.1 on");
-            }
-        });
+    private static void requireTheConversionWebhook(Map<String, Object> values, KarpenterRelease release) {
+        List<String> enabled = List.of("webhook", "enabled");
+        Object value = at(values, enabled);
+        if (value != null
+                && !ControllerSettings.scalarAsString(where(List.copyOf(enabled)), value)
+                        .equals("true")) {
+            throw new ConfigException(where(List.copyOf(enabled)) + ": the CRDs of Karpenter " + release.chartVersion()
+                    + " convert v1beta1 objects through the controller's webhook, which must run on this release;"
+                    + " allowed: true (it may be turned off from 1.1 on), got "
+                    + ConfigException.quote(String.valueOf(value)));
+        }
     }
 
     private static Object at(Map<String, Object> values, List<String> path) {

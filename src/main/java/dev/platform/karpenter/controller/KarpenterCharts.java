@@ -3,6 +3,7 @@ package dev.platform.karpenter.controller;
 import com.hashicorp.cdktf.TerraformResourceLifecycle;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.TerraformStrings;
+import dev.platform.karpenter.release.ValuePath;
 import imports.helm.release.Release;
 import imports.helm.release.ReleaseConfig;
 import java.util.ArrayList;
@@ -30,7 +31,10 @@ public final class KarpenterCharts extends Construct {
         List<String> crdValues = new ArrayList<>();
         config.release()
                 .crdWebhookNamespace()
-                .ifPresent(path -> crdValues.add(ControllerValues.yaml(path, config.namespace())));
+                .ifPresent(path -> crdValues.add(ControllerValues.yaml(
+                        ValuePath.of(path.segments().get(0)),
+                        ConversionWebhookValues.of(
+                                config.namespace(), config.controller().chartValues()))));
         if (config.besideAutoMode()) {
             // EKS Auto Mode uses the same nodepools/nodeclaims CRDs: uninstalling this release (the migration's last
             // step) must not delete them, and with them every NodePool and NodeClaim, Auto Mode's included.

@@ -90,6 +90,34 @@ class CrdChartRenderTest {
         }
     }
 
+    /** On 1.0, controller values that rename the controller's Service or move its webhook port move the CRDs' target. */
+    @Test
+    void theConversionWebhookFollowsARenamedServiceAndAMovedPort() {
+        String tag = "v1.0.14";
+        ClusterConfig moved = TestConfigs.config(
+                UpstreamCharts.chartVersion(tag),
+                "controller_values = { nameOverride = \"kp\", webhook = { port = 9443 } }");
+        Synthesized synthesized = Synthesized.of(moved);
+        Cluster cluster = new Cluster(
+                tag,
+                moved.clusterName(),
+                moved,
+                synthesized.stack(moved.stackName(ControllerStack.CONCERN)),
+                synthesized);
+        List<JsonNode> controller = cluster.renderController(cluster.values());
+        List<JsonNode> crds = cluster.renderCrds();
+
+        JsonNode target = crds.stream()
+                .map(crd -> crd.at("/spec/conversion/webhook/clientConfig/service"))
+                .filter(service -> !service.isMissingNode())
+                .findFirst()
+                .orElseThrow();
+        assertThat(target.path("name").asText()).isEqualTo("karpenter-kp");
+        assertThat(target.path("port").asInt()).isEqualTo(9443);
+        JsonNode service = HelmRender.find(controller, "Service", "karpenter-kp");
+        assertThat(service.at("/spec/ports").findValuesAsText("port")).contains("9443");
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void everyCrdDecodesStrictlyAsACustomResourceDefinition(Cluster cluster) {
