@@ -61,9 +61,11 @@ public record PoolPreview(PoolFacts pool, Selection selection, List<String> refu
                 .filter(limit -> limit.getValue().signum() == 0)
                 .map(java.util.Map.Entry::getKey)
                 .toList();
-        if (!fits && !zero.isEmpty()) {
-            // A zero limit that no node fits pauses a pool without deleting it (which would drain its nodes):
-            // deliberate, not a mistake. (A zero GPU limit that CPU types fit only keeps GPUs out.)
+        java.util.Map<String, java.math.BigDecimal> aboveZero = new java.util.LinkedHashMap<>(pool.limits());
+        aboveZero.keySet().removeAll(zero);
+        if (!fits && !zero.isEmpty() && (aboveZero.isEmpty() || Spending.anyFits(selection, aboveZero))) {
+            // Zero limits that alone keep every node out pause a pool without deleting it (which would drain its
+            // nodes): deliberate, not a mistake. Where the other limits keep them out too, those are the mistake.
             warnings.add(name + ": its limits " + zero + " (spec.limits) are zero: it launches no node while they"
                     + " stay so");
         } else if (!fits) {

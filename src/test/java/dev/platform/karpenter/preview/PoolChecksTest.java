@@ -77,6 +77,12 @@ class PoolChecksTest {
         warnings.reset();
         check("node_pool_spec = { limits = { cpu = \"1000\", memory = \"1000Gi\", nodes = \"0\" } }");
         assertThat(warned()).contains("its limits [nodes] (spec.limits) are zero");
+        assertThatThrownBy(
+                        () -> check(
+                                "node_pool_spec = { limits = { cpu = \"500m\", memory = \"1000Gi\", \"nvidia.com/gpu\" = \"0\" } }"))
+                .as("a zero GPU limit does not hide a cpu limit below one node")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("are below one node of its smallest matching type");
         assertThatThrownBy(() -> check("node_pool_spec = { limits = { cpu = \"1\", memory = \"1Gi\" } }"))
                 .as("limits above zero yet below one node: a mistake")
                 .isInstanceOf(ConfigException.class)

@@ -274,7 +274,8 @@ class PreviewCommandTest {
      */
     @Test
     void nodeOverlaysApplyPerPool() throws IOException {
-        String overlays = "node_pools = [{ name = \"batch\", node_labels = { team = \"batch\" } }]\n"
+        String overlays = "node_pools = [{ name = \"batch\", node_labels = { team = \"batch\" } }, { name = \"tagged\","
+                + " node_requirements = [{ key = \"team\", operator = \"In\", values = [\"batch\"] }] }]\n"
                 + "node_overlays = [{ name = \"batch-discount\", spec = { requirements = [{ key ="
                 + " \"karpenter.sh/nodepool\", operator = \"In\", values = [\"batch\"] }], priceAdjustment ="
                 + " \"-50%\" } }, { name = \"team-discount\", spec = { requirements = [{ key = \"team\", operator ="
@@ -286,6 +287,8 @@ class PreviewCommandTest {
         JsonNode pools = Json.mapper().readTree(console.stdout()).at("/eks-cluster/pools");
 
         assertThat(pools.at("/default/cheapest/node_overlays")).isEmpty();
+        // a requirement In one value labels the pool's nodes as well
+        assertThat(pools.at("/tagged/cheapest/node_overlays").toString()).contains("team-discount");
         assertThat(pools.at("/batch/cheapest/node_overlays").toString())
                 .contains("batch-discount")
                 .contains("team-discount")

@@ -97,10 +97,13 @@ final class SpecRules {
         } else if (family.isPresent()
                 && family.get().family() != nodeClass.amiFamily()
                 && !version.equals(PoolsAndNodeClasses.LATEST_AMI)) {
+            AmiFamily spec = family.get().family();
             throw new ConfigException(typed + " = " + ConfigException.quote(version) + " is a release of "
                     + nodeClass.amiFamily().setting() + ", but " + family.get().field() + " = "
-                    + ConfigException.quote(family.get().value()) + " makes the alias "
-                    + ConfigException.quote(family.get().family().alias(PoolsAndNodeClasses.LATEST_AMI))
+                    + ConfigException.quote(family.get().value())
+                    + (spec.hasAlias()
+                            ? " makes the alias " + ConfigException.quote(spec.alias(PoolsAndNodeClasses.LATEST_AMI))
+                            : " takes no alias")
                     + ": write it in one place (remove " + typed + ", or write the alias with its version in "
                     + nodeClass.specSetting() + ".amiSelectorTerms)");
         }

@@ -201,6 +201,14 @@ class RenderedPoolsTest {
                 config(V1, "ami_version = \"v1.20.3\"", "node_class_spec = { amiFamily = \"AL2023\" }"),
                 "ami_version = \"v1.20.3\" is a release of Bottlerocket, but node_class_spec.amiFamily = \"AL2023\""
                         + " makes the alias \"al2023@latest\"");
+        // amiFamily Custom without terms: one line, not a crash
+        assertRefused(
+                config(
+                        V1,
+                        "ami_version = \"v1.20.3\"",
+                        "node_class_spec = { amiFamily = \"Custom\", userData = \"x\" }"),
+                "ami_version = \"v1.20.3\" is a release of Bottlerocket, but node_class_spec.amiFamily = \"Custom\""
+                        + " takes no alias");
         // amiFamily of the typed family keeps the typed alias and its version
         JsonNode kept = Rendered.spec(
                 config(V1, "ami_version = \"v1.20.3\"", "node_class_spec = { amiFamily = \"Bottlerocket\" }"),
