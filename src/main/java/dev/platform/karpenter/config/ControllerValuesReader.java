@@ -2,6 +2,7 @@ package dev.platform.karpenter.config;
 
 import dev.platform.karpenter.release.HelmValueKeys;
 import dev.platform.karpenter.release.KarpenterRelease;
+import dev.platform.karpenter.release.ValuePath;
 import dev.platform.karpenter.schema.ChartValuesSchema;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -121,7 +122,7 @@ final class ControllerValuesReader {
      */
     private static void requireTheConversionWebhook(Map<String, Object> values, KarpenterRelease release) {
         List<String> enabled = List.of("webhook", "enabled");
-        Object value = at(values, enabled);
+        Object value = new ValuePath(enabled).valueIn(values);
         if (value != null
                 && !ControllerSettings.scalarAsString(where(List.copyOf(enabled)), value)
                         .equals("true")) {
@@ -130,17 +131,6 @@ final class ControllerValuesReader {
                     + " allowed: true (it may be turned off from 1.1 on), got "
                     + ConfigException.quote(String.valueOf(value)));
         }
-    }
-
-    private static Object at(Map<String, Object> values, List<String> path) {
-        Object at = values;
-        for (String key : path) {
-            if (!(at instanceof Map<?, ?> map)) {
-                return null;
-            }
-            at = map.get(key);
-        }
-        return at;
     }
 
     /** A null drops the chart's value and the app's with it: not where it holds an owned value. */

@@ -7,7 +7,6 @@ import dev.platform.karpenter.release.ValuePath;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -24,11 +23,15 @@ public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List
     static final ValuePath NODE_OVERLAY_GATE = ValuePath.of("settings", "featureGates", "nodeOverlay");
 
     public static ClusterPreview of(ClusterConfig config, InstanceCatalogue catalogue) {
-        boolean spotToSpot = isTrue(config.controller().chartValues(), SPOT_TO_SPOT_GATE.segments());
-        boolean minValuesBestEffort =
-                "BestEffort".equals(at(config.controller().chartValues(), MIN_VALUES_POLICY.segments()));
-        boolean overlaysOff = Boolean.FALSE.equals(at(config.controller().chartValues(), NODE_OVERLAY_GATE.segments()))
-                || "false".equals(String.valueOf(at(config.controller().chartValues(), NODE_OVERLAY_GATE.segments())));
+        boolean spotToSpot =
+                isTrue(SPOT_TO_SPOT_GATE.valueIn(config.controller().chartValues()));
+        boolean minValuesBestEffort = "BestEffort"
+                .equals(MIN_VALUES_POLICY.valueIn(config.controller().chartValues()));
+        boolean overlaysOff = Boolean.FALSE.equals(
+                        NODE_OVERLAY_GATE.valueIn(config.controller().chartValues()))
+                || "false"
+                        .equals(String.valueOf(
+                                NODE_OVERLAY_GATE.valueIn(config.controller().chartValues())));
         List<NodeOverlay> overlays = overlaysOff ? List.of() : PoolFacts.overlays(config);
         List<PoolPreview> pools = new ArrayList<>();
         for (PoolFacts pool : PoolFacts.of(config)) {
@@ -65,19 +68,7 @@ public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List
         return pools.stream().flatMap(pool -> pool.refusals().stream()).toList();
     }
 
-    private static boolean isTrue(Map<String, ?> tree, List<String> path) {
-        Object node = at(tree, path);
-        return Boolean.TRUE.equals(node) || "true".equals(String.valueOf(node));
-    }
-
-    private static Object at(Map<String, ?> tree, List<String> path) {
-        Object node = tree;
-        for (String segment : path) {
-            if (!(node instanceof Map<?, ?> map)) {
-                return null;
-            }
-            node = map.get(segment);
-        }
-        return node;
+    private static boolean isTrue(Object value) {
+        return Boolean.TRUE.equals(value) || "true".equals(String.valueOf(value));
     }
 }

@@ -38,6 +38,18 @@ public record ValuePath(List<String> segments) {
         return true;
     }
 
+    /** The value at this path in {@code tree}, or null where it holds none. */
+    public Object valueIn(Map<String, ?> tree) {
+        Object at = tree;
+        for (String key : segments) {
+            if (!(at instanceof Map<?, ?> map)) {
+                return null;
+            }
+            at = map.get(key);
+        }
+        return at;
+    }
+
     /** Helm's --set spelling: segments joined with dots, dots inside a segment escaped ({@code a.b\.c}). */
     @Override
     public String toString() {

@@ -40,6 +40,13 @@ class SelectionTest {
         return select(NodeClassOffer.REFERENCE, requirements).types().size();
     }
 
+    private static InstanceType type(String name) {
+        return CATALOGUE.types().stream()
+                .filter(type -> type.name().equals(name))
+                .findFirst()
+                .orElseThrow();
+    }
+
     private static Selection select(NodeClassOffer nodeClass, LabelRequirement... requirements) {
         return Selection.of(CATALOGUE, List.of(requirements), nodeClass);
     }
@@ -127,10 +134,7 @@ class SelectionTest {
 
     @Test
     void kubeletSettingsChangePodsAndAllocatableMemory() {
-        InstanceType m5large = CATALOGUE.types().stream()
-                .filter(type -> type.name().equals("m5.large"))
-                .findFirst()
-                .orElseThrow();
+        InstanceType m5large = type("m5.large");
         assertThat(NodeResources.of(m5large, NodeClassOffer.REFERENCE)
                         .allocatable()
                         .get("pods"))
@@ -182,10 +186,7 @@ class SelectionTest {
      */
     @Test
     void reservedAndEfaOnlyInterfacesAndTheVmOverheadFollowTheSettings() {
-        InstanceType m5large = CATALOGUE.types().stream()
-                .filter(type -> type.name().equals("m5.large"))
-                .findFirst()
-                .orElseThrow();
+        InstanceType m5large = type("m5.large");
         // m5.large: 3 interfaces of 10 IPv4 addresses, 29 pods; one reserved leaves 2 x 9 + 2
         NodeClassOffer oneReserved = new NodeClassOffer(
                 AmiKind.AL2023,
