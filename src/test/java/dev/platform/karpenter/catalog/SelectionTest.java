@@ -188,58 +188,37 @@ class SelectionTest {
     void reservedAndEfaOnlyInterfacesAndTheVmOverheadFollowTheSettings() {
         InstanceType m5large = type("m5.large");
         // m5.large: 3 interfaces of 10 IPv4 addresses, 29 pods; one reserved leaves 2 x 9 + 2
-        NodeClassOffer oneReserved = new NodeClassOffer(
-                AmiKind.AL2023,
-                "linux",
-                Set.of("amd64"),
-                Kubelet.DEFAULT,
-                new NodeClassOffer.UnusableInterfaces(1, 0),
-                NodeClassOffer.DEFAULT_VM_MEMORY_OVERHEAD);
-        NodeResources reserved = NodeResources.of(m5large, oneReserved);
+        NodeResources reserved = al2023(m5large, new NodeClassOffer.UnusableInterfaces(1, 0), null);
         assertThat(reserved.allocatable().get("pods")).isEqualByComparingTo("20");
         // the memory AL2023 reserves still counts the interfaces the controller keeps: 29 pods' worth
         assertThat(reserved.allocatable().get("memory"))
                 .isEqualByComparingTo(m5large.allocatable().get("memory"));
-        NodeResources efaOnly = NodeResources.of(
-                m5large,
-                new NodeClassOffer(
-                        AmiKind.AL2023,
-                        "linux",
-                        Set.of("amd64"),
-                        Kubelet.DEFAULT,
-                        new NodeClassOffer.UnusableInterfaces(0, 1),
-                        NodeClassOffer.DEFAULT_VM_MEMORY_OVERHEAD));
+        NodeResources efaOnly = al2023(m5large, new NodeClassOffer.UnusableInterfaces(0, 1), null);
         assertThat(efaOnly.allocatable().get("pods")).isEqualByComparingTo("20");
         assertThat(m5large.allocatable()
                         .get("memory")
                         .subtract(efaOnly.allocatable().get("memory")))
                 .isEqualByComparingTo(BigDecimal.valueOf(11L * (20 - 29) << 20));
-        NodeResources moreOverhead = NodeResources.of(
-                m5large,
-                new NodeClassOffer(
-                        AmiKind.AL2023,
-                        "linux",
-                        Set.of("amd64"),
-                        Kubelet.DEFAULT,
-                        NodeClassOffer.UnusableInterfaces.NONE,
-                        new BigDecimal("0.1")));
-        assertThat(moreOverhead.capacity().get("memory"))
+        assertThat(al2023(m5large, NodeClassOffer.UnusableInterfaces.NONE, new BigDecimal("0.1"))
+                        .capacity()
+                        .get("memory"))
                 .isLessThan(NodeResources.of(m5large, NodeClassOffer.REFERENCE)
                         .capacity()
                         .get("memory"));
     }
 
-    /** Upstream's .metal types carry instance-hypervisor with an empty value: present, unlike a label a type lacks. */
-    @Test
-    void aLabelWithAnEmptyValueIsPresent() {
-        Selection empty = select(NodeClassOffer.REFERENCE, req(G + "instance-hypervisor", "In", ""));
-        assertThat(empty.names()).hasSize(141).contains("m5.metal").allMatch(name -> name.contains(".metal"));
-        assertThat(select(NodeClassOffer.REFERENCE, req(G + "instance-hypervisor", "Exists"))
-                        .names())
-                .contains("m5.metal", "m5.large");
-        assertThat(select(NodeClassOffer.REFERENCE, req(G + "instance-hypervisor", "DoesNotExist"))
-                        .names())
-                .doesNotContain("m5.metal", "m5.large");
+    /** {@code type} on AL2023 (amd64) with {@code unusable} interfaces and a VM overhead (null: the default). */
+    private static NodeResources al2023(
+            InstanceType type, NodeClassOffer.UnusableInterfaces unusable, BigDecimal vmMemoryOverhead) {
+        return NodeResources.of(
+                type,
+                new NodeClassOffer(
+                        AmiKind.AL2023,
+                        "linux",
+                        Set.of("amd64"),
+                        Kubelet.DEFAULT,
+                        unusable,
+                        vmMemoryOverhead == null ? NodeClassOffer.DEFAULT_VM_MEMORY_OVERHEAD : vmMemoryOverhead));
     }
 
     @Test

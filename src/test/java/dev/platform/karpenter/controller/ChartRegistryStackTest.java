@@ -84,12 +84,9 @@ class ChartRegistryStackTest {
     @Test
     void ecrPublicOutsideTheAwsPartitionIsPulledWithoutAToken() {
         JsonNode stack = stack("china");
-        assertThat(fieldNames(stack.path("data")))
-                .doesNotContain("aws_ecr_authorization_token", "aws_ecrpublic_authorization_token");
-        assertThat(stack.path("provider").path("aws")).hasSize(1);
+        assertNoTokenAndNoLogin(stack);
         assertThat(stack.path("provider").path("aws").get(0).path("region").asText())
                 .isEqualTo("cn-north-1");
-        assertThat(stack.path("provider").path("helm").get(0).has("registry")).isFalse();
         assertThat(release("china", "karpenter").path("repository").asText())
                 .isEqualTo(EcrPublicToken.REGISTRY + "/karpenter");
         assertThat(fieldNames(release("china", "karpenter"))).doesNotContain("repository_password");
@@ -98,14 +95,19 @@ class ChartRegistryStackTest {
     @Test
     void anyOtherRegistryGetsNoTokenAndNoLogin() {
         JsonNode stack = stack("other");
-        assertThat(fieldNames(stack.path("data")))
-                .doesNotContain("aws_ecr_authorization_token", "aws_ecrpublic_authorization_token");
-        assertThat(stack.path("provider").path("aws")).hasSize(1);
-        assertThat(stack.path("provider").path("helm").get(0).has("registry")).isFalse();
+        assertNoTokenAndNoLogin(stack);
         for (String address : List.of("karpenter_crd", "karpenter")) {
             JsonNode release = release("other", address);
             assertThat(release.path("repository").asText()).isEqualTo(OTHER_REGISTRY);
             assertThat(fieldNames(release)).doesNotContain("repository_username", "repository_password", "lifecycle");
         }
+    }
+
+    /** No pull token is read (so no us-east-1 provider) and the helm provider logs in to no registry. */
+    private static void assertNoTokenAndNoLogin(JsonNode stack) {
+        assertThat(fieldNames(stack.path("data")))
+                .doesNotContain("aws_ecr_authorization_token", "aws_ecrpublic_authorization_token");
+        assertThat(stack.path("provider").path("aws")).hasSize(1);
+        assertThat(stack.path("provider").path("helm").get(0).has("registry")).isFalse();
     }
 }

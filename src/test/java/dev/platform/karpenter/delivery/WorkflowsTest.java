@@ -243,29 +243,28 @@ class WorkflowsTest {
         Files.writeString(bin.resolve("preview"), "#!/usr/bin/env bash\necho '{\"old\": {}, \"kept\": {}}'\n");
         Files.setPosixFilePermissions(bin.resolve("preview"), PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.writeString(project.resolve("base.tfvars"), "");
-        Path log = project.resolve("log");
 
-        ProcessBuilder builder = new ProcessBuilder("bash", "-e", "-c", script)
-                .directory(project.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        builder.environment().putAll(Map.of("CLUSTERS", "[\"kept\",\"new\"]", "BASE_TFVARS", "base.tfvars"));
-        assertThat(builder.start().waitFor()).isZero();
-
-        assertThat(Files.readString(log))
+        assertThat(passing(script, project, Map.of("CLUSTERS", "[\"kept\",\"new\"]", "BASE_TFVARS", "base.tfvars")))
                 .startsWith("::warning title=Cluster removed::old is in the base branch's configuration but not in"
                         + " this one.")
                 .doesNotContain("kept is", "new is");
 
         // a base configuration this branch's code refuses is said, not taken for "no clusters"
         Files.writeString(bin.resolve("preview"), "#!/usr/bin/env bash\nexit 2\n");
-        ProcessBuilder refused = new ProcessBuilder("bash", "-e", "-c", script)
-                .directory(project.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        refused.environment().putAll(Map.of("CLUSTERS", "[\"kept\"]", "BASE_TFVARS", "base.tfvars"));
-        assertThat(refused.start().waitFor()).isZero();
-        assertThat(Files.readString(log)).startsWith("::warning title=Base configuration unread::");
+        assertThat(passing(script, project, Map.of("CLUSTERS", "[\"kept\"]", "BASE_TFVARS", "base.tfvars")))
+                .startsWith("::warning title=Base configuration unread::");
+    }
+
+    /** What {@code script} prints, run as a step runs it; it must succeed. */
+    private static String passing(String script, Path dir, Map<String, String> env) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("bash", "-e", "-c", script)
+                .directory(dir.toFile())
+                .redirectErrorStream(true);
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).as(output).isZero();
+        return output;
     }
 
     /** The drift job's plan step: status 0 and 2 (drift) pass on to the issue step; any other fails the job. */

@@ -16,6 +16,7 @@ import dev.platform.karpenter.config.NodeClassSettings;
 import dev.platform.karpenter.config.PoolSettings;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
 import dev.platform.karpenter.config.Setting;
+import dev.platform.karpenter.release.ValuePath;
 import java.math.BigDecimal;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -310,14 +311,7 @@ final class SpecRules {
 
     /** The value at {@code path} in a spec tree, null where there is none. */
     static Object at(Map<String, Object> tree, List<String> path) {
-        Object at = tree;
-        for (String key : path) {
-            if (!(at instanceof Map<?, ?> map)) {
-                return null;
-            }
-            at = map.get(key);
-        }
-        return at;
+        return path.isEmpty() ? tree : new ValuePath(path).valueIn(tree);
     }
 
     private static ConfigException contradiction(String typed, String typedValue, String field, String fieldValue) {
