@@ -234,10 +234,7 @@ class WorkflowsTest {
     /** A cluster the base branch has and the pull request removes is named in a warning: merging destroys nothing. */
     @Test
     void aRemovedClusterIsWarnedOf() throws Exception {
-        String script = runs(read("pull-request.yml").path("jobs").path("clusters")).stream()
-                .filter(r -> r.contains("Cluster removed"))
-                .findFirst()
-                .orElseThrow();
+        String script = step("pull-request.yml", "clusters", "Cluster removed");
         Path project = Files.createDirectories(temp.resolve("removed"));
         Path bin = Files.createDirectories(project.resolve("bin"));
         Files.writeString(bin.resolve("preview"), "#!/usr/bin/env bash\necho '{\"old\": {}, \"kept\": {}}'\n");
@@ -255,6 +252,14 @@ class WorkflowsTest {
                 .startsWith("::warning title=Base configuration unread::");
     }
 
+    /** The script of the step of {@code job} in {@code workflow} that contains {@code text}. */
+    private static String step(String workflow, String job, String text) throws IOException {
+        return runs(read(workflow).path("jobs").path(job)).stream()
+                .filter(r -> r.contains(text))
+                .findFirst()
+                .orElseThrow();
+    }
+
     /** What {@code script} prints, run as a step runs it; it must succeed. */
     private static String passing(String script, Path dir, Map<String, String> env) throws Exception {
         ProcessBuilder builder = new ProcessBuilder("bash", "-e", "-c", script)
@@ -270,10 +275,7 @@ class WorkflowsTest {
     /** The drift job's plan step: status 0 and 2 (drift) pass on to the issue step; any other fails the job. */
     @Test
     void theDriftPlanStepPassesOnDriftAndFailsOnErrors() throws Exception {
-        String script = runs(read("drift.yml").path("jobs").path("drift")).stream()
-                .filter(r -> r.contains("--detailed-exitcode"))
-                .findFirst()
-                .orElseThrow();
+        String script = step("drift.yml", "drift", "--detailed-exitcode");
         for (int status : new int[] {0, 1, 2, 64}) {
             Path project = Files.createDirectories(temp.resolve("drift-" + status));
             Path bin = Files.createDirectories(project.resolve("bin"));
