@@ -262,14 +262,9 @@ class WorkflowsTest {
 
     /** What {@code script} prints, run as a step runs it; it must succeed. */
     private static String passing(String script, Path dir, Map<String, String> env) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder("bash", "-e", "-c", script)
-                .directory(dir.toFile())
-                .redirectErrorStream(true);
-        builder.environment().putAll(env);
-        Process process = builder.start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor()).as(output).isZero();
-        return output;
+        Ran ran = ran(script, dir, env);
+        assertThat(ran.exit()).as(ran.output()).isZero();
+        return ran.output();
     }
 
     /** The drift job's plan step: status 0 and 2 (drift) pass on to the issue step; any other fails the job. */
@@ -321,6 +316,13 @@ class WorkflowsTest {
     }
 
     static int bash(String script, Path dir, Map<String, String> env) throws Exception {
+        return ran(script, dir, env).exit();
+    }
+
+    private record Ran(int exit, String output) {}
+
+    /** {@code script} run as a step runs it (bash -e, in {@code dir}, with {@code env} added). */
+    private static Ran ran(String script, Path dir, Map<String, String> env) throws Exception {
         ProcessBuilder builder = new ProcessBuilder("bash", "-e", "-c", script)
                 .directory(dir.toFile())
                 .redirectErrorStream(true);
@@ -328,7 +330,7 @@ class WorkflowsTest {
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
-        return process.exitValue();
+        return new Ran(process.exitValue(), output);
     }
 
     private static int runGuard(String script, String tfvars, String bucket) throws Exception {
