@@ -7,6 +7,7 @@ import dev.platform.karpenter.release.ValuePath;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -23,15 +24,10 @@ public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List
     static final ValuePath NODE_OVERLAY_GATE = ValuePath.of("settings", "featureGates", "nodeOverlay");
 
     public static ClusterPreview of(ClusterConfig config, InstanceCatalogue catalogue) {
-        boolean spotToSpot =
-                isTrue(SPOT_TO_SPOT_GATE.valueIn(config.controller().chartValues()));
-        boolean minValuesBestEffort = "BestEffort"
-                .equals(MIN_VALUES_POLICY.valueIn(config.controller().chartValues()));
-        boolean overlaysOff = Boolean.FALSE.equals(
-                        NODE_OVERLAY_GATE.valueIn(config.controller().chartValues()))
-                || "false"
-                        .equals(String.valueOf(
-                                NODE_OVERLAY_GATE.valueIn(config.controller().chartValues())));
+        Map<String, Object> values = config.controller().chartValues();
+        boolean spotToSpot = "true".equals(String.valueOf(SPOT_TO_SPOT_GATE.valueIn(values)));
+        boolean minValuesBestEffort = "BestEffort".equals(MIN_VALUES_POLICY.valueIn(values));
+        boolean overlaysOff = "false".equals(String.valueOf(NODE_OVERLAY_GATE.valueIn(values)));
         List<NodeOverlay> overlays = overlaysOff ? List.of() : PoolFacts.overlays(config);
         List<PoolPreview> pools = new ArrayList<>();
         for (PoolFacts pool : PoolFacts.of(config)) {
@@ -66,9 +62,5 @@ public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List
     /** The refusals of every pool. */
     public List<String> refusals() {
         return pools.stream().flatMap(pool -> pool.refusals().stream()).toList();
-    }
-
-    private static boolean isTrue(Object value) {
-        return Boolean.TRUE.equals(value) || "true".equals(String.valueOf(value));
     }
 }
