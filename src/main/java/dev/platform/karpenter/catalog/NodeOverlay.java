@@ -12,7 +12,8 @@ import java.util.Set;
 /**
  * A NodeOverlay as the evaluation uses it (upstream docs, concepts/nodeoverlays): the instance types its
  * requirements select get its price (absolute) or priceAdjustment ("+10%", "-0.50") and its capacity (extended
- * resources, added). Where several select a type, the highest weight wins each field, equal weights go by name;
+ * resources, added). Where several select a type, the highest weight wins each field, of equal weights the name
+ * later in the alphabet;
  * capacities of different overlays add up, resource by resource.
  *
  * @param capacity resource name to quantity, as written
@@ -25,9 +26,13 @@ public record NodeOverlay(
         Optional<String> priceAdjustment,
         Map<String, String> capacity) {
 
-    /** Karpenter's order of precedence: higher weight first, then by name. */
-    static final Comparator<NodeOverlay> PRECEDENCE =
-            Comparator.comparingInt(NodeOverlay::weight).reversed().thenComparing(NodeOverlay::name);
+    /**
+     * Karpenter's order of precedence (NodeOverlayList.OrderByWeight): higher weight first, and of equal weights the
+     * name later in the alphabet first.
+     */
+    static final Comparator<NodeOverlay> PRECEDENCE = Comparator.comparingInt(NodeOverlay::weight)
+            .reversed()
+            .thenComparing(NodeOverlay::name, Comparator.reverseOrder());
 
     private static final String CAPACITY_TYPE = "karpenter.sh/capacity-type";
     private static final String NODE_POOL = "karpenter.sh/nodepool";

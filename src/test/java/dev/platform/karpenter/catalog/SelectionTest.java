@@ -221,6 +221,19 @@ class SelectionTest {
                         vmMemoryOverhead == null ? NodeClassOffer.DEFAULT_VM_MEMORY_OVERHEAD : vmMemoryOverhead));
     }
 
+    /** Upstream's .metal types carry instance-hypervisor with an empty value: present, unlike a label a type lacks. */
+    @Test
+    void aLabelWithAnEmptyValueIsPresent() {
+        Selection empty = select(NodeClassOffer.REFERENCE, req(G + "instance-hypervisor", "In", ""));
+        assertThat(empty.names()).hasSize(141).contains("m5.metal").allMatch(name -> name.contains(".metal"));
+        assertThat(select(NodeClassOffer.REFERENCE, req(G + "instance-hypervisor", "Exists"))
+                        .names())
+                .contains("m5.metal", "m5.large");
+        assertThat(select(NodeClassOffer.REFERENCE, req(G + "instance-hypervisor", "DoesNotExist"))
+                        .names())
+                .doesNotContain("m5.metal", "m5.large");
+    }
+
     @Test
     void limitsBoundNodesAndCost() {
         Selection c7a = select(
@@ -292,5 +305,19 @@ class SelectionTest {
                         .orElseThrow()
                         .usdPerHour())
                 .contains(new BigDecimal("0.10528"));
+    }
+
+    /** Of equal weights, the overlay whose name comes later in the alphabet takes precedence (upstream's OrderByWeight). */
+    @Test
+    void ofEqualWeightsTheLaterNameWins() {
+        LabelRequirement medium = req("node.kubernetes.io/instance-type", "In", "c7a.medium");
+        Selection selection = Selection.of(
+                CATALOGUE,
+                List.of(medium),
+                NodeClassOffer.REFERENCE,
+                List.of(
+                        overlay("a-first", 0, "0.01", null, Map.of(), medium),
+                        overlay("b-later", 0, "0.02", null, Map.of(), medium)));
+        assertThat(selection.cheapest(1).get(0).usdPerHour()).contains(new BigDecimal("0.02"));
     }
 }
