@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -86,8 +87,7 @@ public record Spending(Optional<Long> maxNodes, Optional<BigDecimal> ceilingUsdP
 
     /** A node's capacity, counting it as one of the "nodes" a pool may limit. */
     private static Map<String, BigDecimal> counted(Selection.Candidate candidate) {
-        Map<String, BigDecimal> capacity =
-                new java.util.HashMap<>(candidate.resources().capacity());
+        Map<String, BigDecimal> capacity = new HashMap<>(candidate.resources().capacity());
         capacity.put(NODES, BigDecimal.ONE);
         return capacity;
     }

@@ -4,6 +4,7 @@ import dev.platform.karpenter.catalog.NodeClassOffer;
 import dev.platform.karpenter.catalog.NodeClassOffer.AmiKind;
 import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.nodepools.manifest.RenderedNodeClass;
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -36,7 +37,7 @@ final class NodeClassFacts {
                                 : efaOnlyInterfaces(nodeClass.object().spec())),
                 overhead == null
                         ? NodeClassOffer.DEFAULT_VM_MEMORY_OVERHEAD
-                        : new java.math.BigDecimal(String.valueOf(overhead)));
+                        : new BigDecimal(String.valueOf(overhead)));
     }
 
     /** The node class's EFA-only interfaces on the default network card: no pod addresses on them. */
@@ -72,9 +73,7 @@ final class NodeClassFacts {
     }
 
     private static Optional<Integer> integer(Object value) {
-        return value == null
-                ? Optional.empty()
-                : Optional.of(new java.math.BigDecimal(String.valueOf(value)).intValue());
+        return value == null ? Optional.empty() : Optional.of(new BigDecimal(String.valueOf(value)).intValue());
     }
 
     private static Map<String, String> strings(Object value) {

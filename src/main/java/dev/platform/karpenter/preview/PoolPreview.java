@@ -7,9 +7,12 @@ import dev.platform.karpenter.catalog.NodeOverlay;
 import dev.platform.karpenter.catalog.NodeResources;
 import dev.platform.karpenter.catalog.Selection;
 import dev.platform.karpenter.catalog.Spending;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 
@@ -59,9 +62,9 @@ public record PoolPreview(PoolFacts pool, Selection selection, List<String> refu
                 selection.types().isEmpty() || pool.limits().isEmpty() || Spending.anyFits(selection, pool.limits());
         List<String> zero = pool.limits().entrySet().stream()
                 .filter(limit -> limit.getValue().signum() == 0)
-                .map(java.util.Map.Entry::getKey)
+                .map(Map.Entry::getKey)
                 .toList();
-        java.util.Map<String, java.math.BigDecimal> aboveZero = new java.util.LinkedHashMap<>(pool.limits());
+        Map<String, BigDecimal> aboveZero = new LinkedHashMap<>(pool.limits());
         aboveZero.keySet().removeAll(zero);
         if (!fits && !zero.isEmpty() && (aboveZero.isEmpty() || Spending.anyFits(selection, aboveZero))) {
             // Zero limits that alone keep every node out pause a pool without deleting it (which would drain its

@@ -9,6 +9,7 @@ import dev.platform.karpenter.release.DeclaredApis;
 import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.upgrade.UpgradeSteps.Deployed;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +54,7 @@ public final class UpgradePathCommand {
         try {
             UpgradeOptions options = UpgradeOptions.parse(args);
             Path file = ConfigLoader.locate(projectDir, options.tfvars(), env, err);
-            if (java.nio.file.Files.isDirectory(file)) { // KARPENTER_TFVARS names one for several clusters
+            if (Files.isDirectory(file)) { // KARPENTER_TFVARS names one for several clusters
                 throw new ConfigException(file + " is a directory: bin/upgrade-path walks one cluster; name its file ("
                         + "bin/upgrade-path " + file.resolve("<cluster>.tfvars") + ")");
             }
