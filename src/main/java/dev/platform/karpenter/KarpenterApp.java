@@ -2,7 +2,7 @@ package dev.platform.karpenter;
 
 import com.hashicorp.cdktf.App;
 import com.hashicorp.cdktf.AppConfig;
-import com.hashicorp.cdktf.TerraformStack;
+import dev.platform.karpenter.aws.ClusterStack;
 import dev.platform.karpenter.backend.StateBackends;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.controller.ControllerStack;
@@ -57,13 +57,13 @@ public final class KarpenterApp {
             ControllerStack controller = new ControllerStack(app, config, iam, interruption);
             NodePoolsStack nodePools = new NodePoolsStack(app, config, controller, joined(poolDocuments));
             plainFiles.add(nodePools.plainManifestFile());
-            List<Map.Entry<String, TerraformStack>> byConcern = List.of(
+            List<Map.Entry<String, ClusterStack>> byConcern = List.of(
                     Map.entry(IamStack.CONCERN, iam),
                     Map.entry(InterruptionStack.CONCERN, interruption),
                     Map.entry(ControllerStack.CONCERN, controller),
                     Map.entry(NodePoolsStack.CONCERN, nodePools));
             Optional<StepGuard> guard = StepGuard.of(config, stateDirFromStack);
-            for (Map.Entry<String, TerraformStack> stack : byConcern) {
+            for (Map.Entry<String, ClusterStack> stack : byConcern) {
                 StateBackends.configure(
                         stack.getValue(), config.stackName(stack.getKey()), config.backend(), stateDirFromStack);
                 guard.ifPresent(g -> g.attach(stack.getValue()));

@@ -13,9 +13,9 @@ import java.util.List;
  * cdktf's preparing pass, narrowed to what it is for. Before synthesis, cdktf resolves every element of every stack
  * once more, only to find the references to other stacks and give each an output in that stack and remote state in
  * this one; then it resolves them all again to write them. Each stack of this app knows the references to other
- * stacks it holds (none in the IAM and interruption stacks, which are built first) and overrides
- * {@link TerraformStack#prepareStack} to resolve just those, as the pass would. Its backend is always set
- * (backend.StateBackends), the pass's other task.
+ * stacks it holds (none in the IAM and interruption stacks, which are built first), and
+ * {@link ClusterStack#prepareStack} (which replaces {@link TerraformStack#prepareStack}) resolves just those, as the
+ * pass would. Its backend is always set (backend.StateBackends), the pass's other task.
  *
  * <p>KarpenterAppTest holds every stack to it: a reference left out would show up as one to something the stack does
  * not declare.

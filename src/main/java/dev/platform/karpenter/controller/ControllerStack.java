@@ -1,8 +1,8 @@
 package dev.platform.karpenter.controller;
 
-import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.aws.AwsProviders;
 import dev.platform.karpenter.aws.ClusterAccess;
+import dev.platform.karpenter.aws.ClusterStack;
 import dev.platform.karpenter.aws.CrossStackReferences;
 import dev.platform.karpenter.config.ChartRepository;
 import dev.platform.karpenter.config.ClusterConfig;
@@ -18,7 +18,7 @@ import software.constructs.Construct;
  * {@code <cluster>-karpenter}: the pull token of the charts' registry (ECR Public's, a private ECR registry's, or none
  * for another registry) and the Karpenter CRD and controller Helm releases.
  */
-public class ControllerStack extends TerraformStack {
+public class ControllerStack extends ClusterStack {
     /** The stack is named {@code <cluster_name>-karpenter}. */
     public static final String CONCERN = "karpenter";
 
@@ -55,9 +55,8 @@ public class ControllerStack extends TerraformStack {
         new KarpenterCharts(this, "charts", config, token, valuesYaml);
     }
 
-    /** Resolves just this stack's references to other stacks: see {@link CrossStackReferences}. */
     @Override
-    public void prepareStack() {
-        CrossStackReferences.prepare(this, readFromOtherStacks);
+    protected List<String> readFromOtherStacks() {
+        return readFromOtherStacks;
     }
 }

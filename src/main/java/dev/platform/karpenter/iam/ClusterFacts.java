@@ -1,9 +1,9 @@
 package dev.platform.karpenter.iam;
 
 import com.hashicorp.cdktf.Fn;
-import com.hashicorp.cdktf.TerraformLocal;
 import com.hashicorp.cdktf.Token;
 import dev.platform.karpenter.aws.ClusterGuards;
+import dev.platform.karpenter.aws.ClusterStack;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.Regions;
 import imports.aws.data_aws_caller_identity.DataAwsCallerIdentity;
@@ -21,6 +21,7 @@ import software.constructs.Construct;
  * trip to Node.js, which adds up over many clusters.
  */
 public class ClusterFacts extends Construct {
+    private final ClusterStack stack;
     private final DataAwsEksCluster cluster;
     private final String partitionName;
     private final String regionName;
@@ -29,8 +30,9 @@ public class ClusterFacts extends Construct {
     private String oidcIssuerUrl;
     private String oidcIssuerHostPath;
 
-    public ClusterFacts(Construct scope, String id, ClusterConfig config) {
-        super(scope, id);
+    public ClusterFacts(ClusterStack stack, String id, ClusterConfig config) {
+        super(stack, id);
+        this.stack = stack;
         partitionName = new DataAwsPartition(this, "partition").getPartition();
         regionName = new DataAwsRegion(this, "region").getName();
         configuredRegion = config.region();
@@ -84,9 +86,7 @@ public class ClusterFacts extends Construct {
      */
     public String oidcIssuerHostPath() {
         if (oidcIssuerHostPath == null) {
-            oidcIssuerHostPath = new TerraformLocal(
-                            this, "oidc_issuer_host_path", Fn.replace(oidcIssuerUrl(), "https://", ""))
-                    .getAsString();
+            oidcIssuerHostPath = stack.local("oidc_issuer_host_path", Fn.replace(oidcIssuerUrl(), "https://", ""));
         }
         return oidcIssuerHostPath;
     }

@@ -1,10 +1,7 @@
 package dev.platform.karpenter.iam;
 
-import com.hashicorp.cdktf.TerraformOutput;
-import com.hashicorp.cdktf.TerraformOutputConfig;
-import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.aws.AwsProviders;
-import dev.platform.karpenter.aws.CrossStackReferences;
+import dev.platform.karpenter.aws.ClusterStack;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.nodepools.manifest.RenderedPools;
 import java.util.List;
@@ -14,7 +11,7 @@ import software.constructs.Construct;
  * {@code <cluster>-iam}: the controller role and policy, the node role and its instance profile. Tags come from the
  * provider's default_tags, which every resource here supports.
  */
-public class IamStack extends TerraformStack {
+public class IamStack extends ClusterStack {
     /** The stack is named {@code <cluster_name>-iam}. */
     public static final String CONCERN = "iam";
 
@@ -46,10 +43,10 @@ public class IamStack extends TerraformStack {
         output("karpenter_node_role_name", nodeRole.name(), "Name of the role Karpenter's nodes use");
     }
 
-    /** This stack reads no other stack: see {@link CrossStackReferences}. */
+    /** This stack reads no other stack. */
     @Override
-    public void prepareStack() {
-        CrossStackReferences.prepare(this, List.of());
+    protected List<String> readFromOtherStacks() {
+        return List.of();
     }
 
     /** ARN of the controller role (IRSA or Pod Identity); a cross-stack reference when read by another stack. */
@@ -69,15 +66,5 @@ public class IamStack extends TerraformStack {
     /** Instance profile for 0.x (settings.aws.defaultInstanceProfile); empty where none is created. */
     public String instanceProfileName() {
         return instanceProfileName;
-    }
-
-    private void output(String name, String value, String description) {
-        new TerraformOutput(
-                this,
-                name,
-                TerraformOutputConfig.builder()
-                        .value(value)
-                        .description(description)
-                        .build());
     }
 }

@@ -1,11 +1,8 @@
 package dev.platform.karpenter.interruption;
 
-import com.hashicorp.cdktf.TerraformOutput;
-import com.hashicorp.cdktf.TerraformOutputConfig;
-import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.aws.AwsProviders;
 import dev.platform.karpenter.aws.ClusterGuards;
-import dev.platform.karpenter.aws.CrossStackReferences;
+import dev.platform.karpenter.aws.ClusterStack;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.release.InterruptionEvents;
@@ -15,7 +12,7 @@ import java.util.Optional;
 import software.constructs.Construct;
 
 /** {@code <cluster>-interruption}: the SQS queue Karpenter drains and the EventBridge rules that feed it. */
-public class InterruptionStack extends TerraformStack {
+public class InterruptionStack extends ClusterStack {
     /** The stack is named {@code <cluster_name>-interruption}. */
     public static final String CONCERN = "interruption";
 
@@ -43,28 +40,20 @@ public class InterruptionStack extends TerraformStack {
                 rule.adopt(adopted);
             }
         }
-        new TerraformOutput(
-                this,
+        output(
                 "karpenter_sqs_queue_name",
-                TerraformOutputConfig.builder()
-                        .value(queue.name())
-                        .description(
-                                "SQS queue Karpenter drains for interruption events (its interruption queue setting)")
-                        .build());
-        new TerraformOutput(
-                this,
+                queue.name(),
+                "SQS queue Karpenter drains for interruption events (its interruption queue setting)");
+        output(
                 "karpenter_sqs_queue_arn",
-                TerraformOutputConfig.builder()
-                        .value(queue.arn())
-                        .description(
-                                "ARN of the interruption queue (the controller policy allows reading and deleting from it)")
-                        .build());
+                queue.arn(),
+                "ARN of the interruption queue (the controller policy allows reading and deleting from it)");
     }
 
-    /** This stack reads no other stack: see {@link CrossStackReferences}. */
+    /** This stack reads no other stack. */
     @Override
-    public void prepareStack() {
-        CrossStackReferences.prepare(this, List.of());
+    protected List<String> readFromOtherStacks() {
+        return List.of();
     }
 
     /** Name of the interruption queue; a cross-stack reference when read by another stack. */

@@ -1,10 +1,8 @@
 package dev.platform.karpenter.nodepools;
 
-import com.hashicorp.cdktf.TerraformOutput;
-import com.hashicorp.cdktf.TerraformStack;
 import dev.platform.karpenter.aws.AwsProviders;
 import dev.platform.karpenter.aws.ClusterAccess;
-import dev.platform.karpenter.aws.CrossStackReferences;
+import dev.platform.karpenter.aws.ClusterStack;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.controller.ControllerStack;
 import imports.helm.release.Release;
@@ -19,7 +17,7 @@ import software.constructs.Construct;
  * release's uninstall returns (within {@link #RELEASE_TIMEOUT_SECONDS}) only once Karpenter has terminated the
  * pools' nodes: on 1.x through the node class's finalizer, on 0.x through the release's uninstall hook.
  */
-public class NodePoolsStack extends TerraformStack {
+public class NodePoolsStack extends ClusterStack {
     /** The stack is named {@code <cluster_name>-nodepools}. */
     public static final String CONCERN = "nodepools";
     /** Placeholder for the node role in the plain file when the role is only known after the IAM stack applies. */
@@ -51,18 +49,17 @@ public class NodePoolsStack extends TerraformStack {
                 .wait(true)
                 .timeout(RELEASE_TIMEOUT_SECONDS)
                 .build();
-        TerraformOutput.Builder.create(this, "manifests_yaml")
-                .value(documents.manifestsYaml())
-                .description("The applied pools and node class as YAML, for kubectl apply -f -")
-                .build();
+        output(
+                "manifests_yaml",
+                documents.manifestsYaml(),
+                "The applied pools and node class as YAML, for kubectl apply -f -");
         plainFile = documents.plainFile();
         readFromOtherStacks = documents.readFromOtherStacks();
     }
 
-    /** Resolves just this stack's reference to the IAM stack: see {@link CrossStackReferences}. */
     @Override
-    public void prepareStack() {
-        CrossStackReferences.prepare(this, readFromOtherStacks);
+    protected List<String> readFromOtherStacks() {
+        return readFromOtherStacks;
     }
 
     /**

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.hashicorp.cdktf.DataTerraformRemoteStateS3;
 import com.hashicorp.cdktf.TerraformDataSource;
-import com.hashicorp.cdktf.TerraformOutput;
 import com.hashicorp.cdktf.TerraformRemoteState;
 import com.hashicorp.cdktf.TerraformResourceConfig;
 import com.hashicorp.cdktf.TerraformStack;
+import dev.platform.karpenter.aws.ClusterStack;
 import dev.platform.karpenter.backend.StateBackends;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
@@ -83,17 +83,16 @@ final class DeployedState {
      * Writes this deploy's outputs into the node-pools stack, for the next deploy to read, and into the IAM stack,
      * where states written before the node-pools record existed hold them.
      */
-    static void record(ClusterConfig config, TerraformStack... stacks) {
-        for (TerraformStack stack : stacks) {
-            TerraformOutput.Builder.create(stack, VERSION_OUTPUT)
-                    .value(config.release().chartVersion())
-                    .description("The Karpenter chart version these stacks were last applied with")
-                    .build();
-            TerraformOutput.Builder.create(stack, STATION_OUTPUT)
-                    .value(Deployed.of(config.apis()).station().key())
-                    .description(
-                            "What the next deploy's step guard checks: minor, patch level, oldest pool API declared")
-                    .build();
+    static void record(ClusterConfig config, ClusterStack... stacks) {
+        for (ClusterStack stack : stacks) {
+            stack.output(
+                    VERSION_OUTPUT,
+                    config.release().chartVersion(),
+                    "The Karpenter chart version these stacks were last applied with");
+            stack.output(
+                    STATION_OUTPUT,
+                    Deployed.of(config.apis()).station().key(),
+                    "What the next deploy's step guard checks: minor, patch level, oldest pool API declared");
         }
     }
 

@@ -1,8 +1,6 @@
 package dev.platform.karpenter.upgrade;
 
-import com.hashicorp.cdktf.TerraformLocal;
-import com.hashicorp.cdktf.TerraformOutput;
-import com.hashicorp.cdktf.TerraformStack;
+import dev.platform.karpenter.aws.ClusterStack;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.nodepools.NodePoolsStack;
@@ -53,23 +51,17 @@ public final class StepGuard {
     }
 
     /** Adds the guard to {@code stack}: an output whose precondition looks the deployed station up in the table. */
-    public void attach(TerraformStack stack) {
-        new TerraformLocal(stack, REFUSALS_LOCAL, refusals);
+    public void attach(ClusterStack stack) {
+        stack.local(REFUSALS_LOCAL, refusals);
         DeployedState.Expressions read = deployed.readIn(stack, stateDirFromStack);
         String refusal = "lookup(local." + REFUSALS_LOCAL + ", " + read.station() + ", \"\")";
-        TerraformOutput check = TerraformOutput.Builder.create(stack, CHECK_OUTPUT)
-                .value(config.release().chartVersion())
-                .description("The chart version this stack is planned for, once the step guard allowed the step")
-                .build();
-        // cdktf 0.19 leaves an output's precondition out of the JSON, hence the override.
-        check.addOverride(
-                "precondition",
-                Map.of(
-                        "condition", "${" + refusal + " == \"\"}",
-                        "error_message",
-                                "Karpenter ${" + read.version() + "} is deployed (read back from "
-                                        + deployed.source()
-                                        + "): ${" + refusal + "}"));
+        stack.output(
+                CHECK_OUTPUT,
+                config.release().chartVersion(),
+                "The chart version this stack is planned for, once the step guard allowed the step",
+                "${" + refusal + " == \"\"}",
+                "Karpenter ${" + read.version() + "} is deployed (read back from " + deployed.source() + "): ${"
+                        + refusal + "}");
     }
 
     /** For every kind of deployed release the move to this configuration is refused from: why, and what is next. */
