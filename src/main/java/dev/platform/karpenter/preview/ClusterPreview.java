@@ -2,6 +2,7 @@ package dev.platform.karpenter.preview;
 
 import dev.platform.karpenter.catalog.InstanceCatalogue;
 import dev.platform.karpenter.catalog.NodeOverlay;
+import dev.platform.karpenter.catalog.OverlayConflicts;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.release.ValuePath;
 import java.util.ArrayList;
@@ -13,7 +14,8 @@ import java.util.Set;
 /**
  * Every pool of one cluster evaluated against the catalogue, with the warnings that concern pools together.
  *
- * @param warnings the pools' warnings, then equal-weight pools whose types overlap
+ * @param warnings the pools' warnings, node overlays Karpenter does not apply, then equal-weight pools whose types
+ *     overlap
  */
 public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List<String> warnings) {
     /** The chart value that turns spot-to-spot consolidation on (off by default in every 1.x chart). */
@@ -28,9 +30,21 @@ public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List
         boolean spotToSpot = "true".equals(String.valueOf(SPOT_TO_SPOT_GATE.valueIn(values)));
         boolean minValuesBestEffort = "BestEffort".equals(MIN_VALUES_POLICY.valueIn(values));
         boolean overlaysOff = "false".equals(String.valueOf(NODE_OVERLAY_GATE.valueIn(values)));
-        List<NodeOverlay> overlays = overlaysOff ? List.of() : PoolFacts.overlays(config);
+        List<NodeOverlay> declared = overlaysOff ? List.of() : PoolFacts.overlays(config);
+        List<PoolFacts> facts = PoolFacts.of(config);
+        // Karpenter applies an overlay that conflicts with another of the same weight nowhere.
+        List<OverlayConflicts.Conflict> conflicts = OverlayConflicts.find(
+                declared,
+                facts.stream()
+                        .map(pool -> new OverlayConflicts.Pool(pool.name(), pool.labels(), pool.nodeClass()))
+                        .toList(),
+                catalogue);
+        Set<NodeOverlay> dropped = new HashSet<>();
+        conflicts.forEach(conflict -> dropped.add(conflict.overlay()));
+        List<NodeOverlay> overlays =
+                declared.stream().filter(overlay -> !dropped.contains(overlay)).toList();
         List<PoolPreview> pools = new ArrayList<>();
-        for (PoolFacts pool : PoolFacts.of(config)) {
+        for (PoolFacts pool : facts) {
             List<NodeOverlay> forPool = overlays.stream()
                     .filter(overlay -> overlay.appliesToPool(pool.name(), pool.labels()))
                     .toList();
@@ -38,6 +52,7 @@ public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List
         }
         List<String> warnings = new ArrayList<>();
         pools.forEach(pool -> warnings.addAll(pool.warnings()));
+        conflicts.forEach(conflict -> warnings.add(conflict.describe()));
         for (int i = 0; i < pools.size(); i++) {
             for (int j = i + 1; j < pools.size(); j++) {
                 PoolPreview a = pools.get(i);

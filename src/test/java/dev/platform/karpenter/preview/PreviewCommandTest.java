@@ -269,14 +269,41 @@ class PreviewCommandTest {
     }
 
     /**
+     * Of two overlays of the same weight pricing the same types, Karpenter applies the one taken second (the name
+     * earlier in the alphabet) nowhere, its capacity included: the preview leaves it out and says so.
+     */
+    @Test
+    void anOverlayInConflictIsLeftOutWithAWarning() throws IOException {
+        Files.writeString(
+                dir.resolve("conflict.tfvars"),
+                Files.readString(EXAMPLE)
+                        + "node_overlays = [{ name = \"a-cheap\", spec = { requirements = [{ key ="
+                        + " \"karpenter.k8s.aws/instance-family\", operator = \"In\", values = [\"c7a\"] }],"
+                        + " priceAdjustment = \"-90%\", capacity = { \"example.com/fpga\" = 1 } } },"
+                        + " { name = \"b-discount\", spec = { requirements = [{ key ="
+                        + " \"karpenter.k8s.aws/instance-family\", operator = \"In\", values = [\"c7a\"] }],"
+                        + " priceAdjustment = \"-50%\" } }]\n");
+        assertThat(run("--json", dir.resolve("conflict.tfvars").toString())).isZero();
+        JsonNode cluster = Json.mapper().readTree(console.stdout()).at("/eks-cluster");
+        JsonNode cheapest = cluster.at("/pools/default/cheapest");
+        assertThat(cheapest.path("type").asText()).isEqualTo("c7a.medium");
+        assertThat(cheapest.path("usd_per_hour").decimalValue()).isEqualByComparingTo("0.02566");
+        assertThat(cheapest.path("node_overlays").toString()).isEqualTo("[\"b-discount\"]");
+        assertThat(cluster.path("warnings").toString())
+                .contains("node overlay \\\"a-cheap\\\" sets the price of c7a.")
+                .contains("as \\\"b-discount\\\" of the same weight (0) does: Karpenter applies it nowhere");
+    }
+
+    /**
      * An overlay reaches the pools its requirements on the pool's name, the pool's labels and the node class's
-     * system admit, and none while controller_values turns the gate off.
+     * system admit, and none while controller_values turns the gate off. (The pool's discount weighs more than the
+     * team's: of equal weights, Karpenter would apply the second nowhere.)
      */
     @Test
     void nodeOverlaysApplyPerPool() throws IOException {
         String overlays = "node_pools = [{ name = \"batch\", node_labels = { team = \"batch\" } }, { name = \"tagged\","
                 + " node_requirements = [{ key = \"team\", operator = \"In\", values = [\"batch\"] }] }]\n"
-                + "node_overlays = [{ name = \"batch-discount\", spec = { requirements = [{ key ="
+                + "node_overlays = [{ name = \"batch-discount\", spec = { weight = 10, requirements = [{ key ="
                 + " \"karpenter.sh/nodepool\", operator = \"In\", values = [\"batch\"] }], priceAdjustment ="
                 + " \"-50%\" } }, { name = \"team-discount\", spec = { requirements = [{ key = \"team\", operator ="
                 + " \"In\", values = [\"batch\"] }], priceAdjustment = \"-10%\" } }, { name ="
