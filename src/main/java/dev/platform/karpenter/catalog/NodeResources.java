@@ -10,7 +10,8 @@ import java.util.Map;
  * one instance type launched with one node class, by the rules upstream documents: max pods from the network
  * interfaces of the default card, kube-reserved CPU in steps and memory per pod, a 100Mi hard eviction threshold,
  * and the VM memory overhead (7.5% unless the controller sets another; 64 MiB more on Graviton for its reserved CMA
- * memory).
+ * memory); ephemeral storage from the node class's volume or instance store, less 1Gi kube-reserved and a 10%
+ * eviction threshold.
  *
  * @param capacity    resource to quantity: cpu in cores, memory in bytes, pods, extended resources
  * @param allocatable the same after kube-reserved, system-reserved and the eviction threshold
@@ -19,6 +20,11 @@ public record NodeResources(Map<String, BigDecimal> capacity, Map<String, BigDec
     static final long GRAVITON_CMA_MIB = 64;
     static final int PODS_WITHOUT_ENI_LIMIT = 110;
     private static final BigDecimal DEFAULT_EVICTION_MIB = BigDecimal.valueOf(100);
+    private static final String EPHEMERAL_STORAGE = "ephemeral-storage";
+    /** Upstream's kube-reserved ephemeral storage, and the kubelet's nodefs.available eviction threshold. */
+    private static final BigDecimal DEFAULT_KUBE_RESERVED_STORAGE = Quantity.parse("1Gi");
+
+    private static final String DEFAULT_NODEFS_EVICTION = "10%";
 
     /** The resources of {@code type} under {@code nodeClass}. */
     public static NodeResources of(InstanceType type, NodeClassOffer nodeClass) {
@@ -35,6 +41,8 @@ public record NodeResources(Map<String, BigDecimal> capacity, Map<String, BigDec
         capacity.put("cpu", cpu);
         capacity.put("memory", memory);
         capacity.put("pods", BigDecimal.valueOf(pods));
+        BigDecimal storage = nodeClass.disk().capacity(type);
+        capacity.put(EPHEMERAL_STORAGE, storage);
 
         int reservedPods =
                 nodeClass.family().eniLimitedMemoryOverhead ? eniLimitedPods(type, unusable.efaOnly()) : pods;
@@ -53,6 +61,12 @@ public record NodeResources(Map<String, BigDecimal> capacity, Map<String, BigDec
                 memory.subtract(kubeMemory)
                         .subtract(systemMemory)
                         .subtract(eviction)
+                        .max(BigDecimal.ZERO));
+        allocatable.put(
+                EPHEMERAL_STORAGE,
+                storage.subtract(reserved(kubelet.kubeReserved(), EPHEMERAL_STORAGE, DEFAULT_KUBE_RESERVED_STORAGE))
+                        .subtract(reserved(kubelet.systemReserved(), EPHEMERAL_STORAGE, BigDecimal.ZERO))
+                        .subtract(evictionStorage(kubelet.evictionHard(), storage))
                         .max(BigDecimal.ZERO));
         return new NodeResources(Map.copyOf(capacity), Map.copyOf(allocatable));
     }
@@ -129,15 +143,28 @@ public record NodeResources(Map<String, BigDecimal> capacity, Map<String, BigDec
     }
 
     private static BigDecimal evictionMemory(Map<String, String> evictionHard, BigDecimal memoryCapacity) {
-        String signal = evictionHard.get("memory.available");
-        if (signal == null) {
-            return DEFAULT_EVICTION_MIB.multiply(Quantity.MIB);
+        return eviction(
+                evictionHard.get("memory.available"), memoryCapacity, DEFAULT_EVICTION_MIB.multiply(Quantity.MIB));
+    }
+
+    /** The kubelet's nodefs.available threshold: 10% of the volume unless evictionHard sets it. */
+    private static BigDecimal evictionStorage(Map<String, String> evictionHard, BigDecimal storageCapacity) {
+        return eviction(evictionHard.get("nodefs.available"), storageCapacity, null);
+    }
+
+    /** A hard eviction threshold: a share of {@code capacity} ("10%") or a quantity; without one, the default. */
+    private static BigDecimal eviction(String signal, BigDecimal capacity, BigDecimal defaultThreshold) {
+        if (signal == null && defaultThreshold != null) {
+            return defaultThreshold;
         }
-        if (signal.endsWith("%")) {
-            return memoryCapacity
-                    .multiply(new BigDecimal(signal.substring(0, signal.length() - 1)))
-                    .divide(BigDecimal.valueOf(100), 0, RoundingMode.CEILING);
+        String share = signal == null ? DEFAULT_NODEFS_EVICTION : signal;
+        if (share.endsWith("%")) {
+            BigDecimal percent = new BigDecimal(share.substring(0, share.length() - 1));
+            // 100% turns the threshold off (the kubelet's configuration reference).
+            return percent.compareTo(BigDecimal.valueOf(100)) == 0
+                    ? BigDecimal.ZERO
+                    : capacity.multiply(percent).divide(BigDecimal.valueOf(100), 0, RoundingMode.CEILING);
         }
-        return Quantity.parse(signal);
+        return Quantity.parse(share);
     }
 }

@@ -2,15 +2,20 @@ package dev.platform.karpenter.preview;
 
 import dev.platform.karpenter.catalog.NodeClassOffer;
 import dev.platform.karpenter.catalog.NodeClassOffer.AmiKind;
+import dev.platform.karpenter.catalog.Quantity;
 import dev.platform.karpenter.config.AmiFamily;
 import dev.platform.karpenter.nodepools.manifest.RenderedNodeClass;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** What a rendered node class (EC2NodeClass, AWSNodeTemplate) offers: its AMI family's OS and architectures. */
+/**
+ * What a rendered node class (EC2NodeClass, AWSNodeTemplate) offers: its AMI family's OS and architectures, kubelet,
+ * network interfaces and the volume its nodes' ephemeral storage lives on.
+ */
 final class NodeClassFacts {
     private NodeClassFacts() {}
 
@@ -35,9 +40,47 @@ final class NodeClassFacts {
                         nodeClass == null
                                 ? 0
                                 : efaOnlyInterfaces(nodeClass.object().spec())),
-                overhead == null
-                        ? NodeClassOffer.DEFAULT_VM_MEMORY_OVERHEAD
-                        : new BigDecimal(String.valueOf(overhead)));
+                overhead == null ? NodeClassOffer.DEFAULT_VM_MEMORY_OVERHEAD : new BigDecimal(String.valueOf(overhead)),
+                new NodeClassOffer.Disk(
+                        nodeClass == null
+                                ? kind.ephemeralVolume
+                                : ephemeralVolume(nodeClass.object().spec(), kind),
+                        nodeClass != null
+                                && "RAID0".equals(nodeClass.object().spec().get("instanceStorePolicy"))));
+    }
+
+    /**
+     * The size of the volume Karpenter counts as the nodes' ephemeral storage (instancetype.ephemeralStorage): the
+     * mapping marked rootVolume, else (Custom) the last mapping, else the family's ephemeral device, else the
+     * family's default size.
+     */
+    private static BigDecimal ephemeralVolume(Map<String, Object> spec, AmiKind kind) {
+        List<Map<String, Object>> mappings = PoolFacts.list(spec.get("blockDeviceMappings")).stream()
+                .map(PoolFacts::map)
+                .toList();
+        if (mappings.isEmpty()) {
+            return kind.ephemeralVolume;
+        }
+        Optional<BigDecimal> root = mappings.stream()
+                .filter(mapping -> Boolean.TRUE.equals(mapping.get("rootVolume")))
+                .findFirst()
+                .flatMap(NodeClassFacts::volumeSize);
+        if (root.isPresent()) {
+            return root.get();
+        }
+        if (kind == AmiKind.CUSTOM) {
+            return volumeSize(mappings.get(mappings.size() - 1)).orElse(kind.ephemeralVolume);
+        }
+        return mappings.stream()
+                .filter(mapping -> kind.ephemeralDevice.equals(mapping.get("deviceName")))
+                .findFirst()
+                .flatMap(NodeClassFacts::volumeSize)
+                .orElse(kind.ephemeralVolume);
+    }
+
+    private static Optional<BigDecimal> volumeSize(Map<String, Object> mapping) {
+        return Optional.ofNullable(PoolFacts.map(mapping.get("ebs")).get("volumeSize"))
+                .map(size -> Quantity.parse(String.valueOf(size)));
     }
 
     /** The node class's EFA-only interfaces on the default network card: no pod addresses on them. */

@@ -221,6 +221,56 @@ class SelectionTest {
                         vmMemoryOverhead == null ? NodeClassOffer.DEFAULT_VM_MEMORY_OVERHEAD : vmMemoryOverhead));
     }
 
+    /**
+     * Ephemeral storage is the node class's volume (upstream's table assumes AL2023's default 20Gi): the capacity
+     * Karpenter counts against limits, less 1Gi kube-reserved and the 10% nodefs eviction threshold for pods.
+     */
+    @Test
+    void ephemeralStorageIsTheNodeClassesVolume() {
+        BigDecimal gi = BigDecimal.valueOf(1L << 30);
+        for (InstanceType type : CATALOGUE.types()) {
+            NodeResources reference = NodeResources.of(type, NodeClassOffer.REFERENCE);
+            assertThat(reference.allocatable().get("ephemeral-storage"))
+                    .as(type.name())
+                    .isEqualByComparingTo(type.allocatable().get("ephemeral-storage"));
+            assertThat(reference.capacity().get("ephemeral-storage"))
+                    .isEqualByComparingTo(gi.multiply(BigDecimal.valueOf(20)));
+        }
+        InstanceType m5d = type("m5d.large");
+        assertThat(m5d.label(G + "instance-local-nvme")).isEqualTo("75");
+        NodeClassOffer raid0 =
+                disk(new NodeClassOffer.Disk(gi.multiply(BigDecimal.valueOf(100)), true), Kubelet.DEFAULT);
+        // The instance store, in decimal GB as EC2 reports it; a type without one keeps the volume.
+        assertThat(NodeResources.of(m5d, raid0).capacity().get("ephemeral-storage"))
+                .isEqualByComparingTo("75000000000");
+        assertThat(NodeResources.of(type("m5.large"), raid0).capacity().get("ephemeral-storage"))
+                .isEqualByComparingTo(gi.multiply(BigDecimal.valueOf(100)));
+        assertThat(NodeResources.of(type("m5.large"), WINDOWS).capacity().get("ephemeral-storage"))
+                .isEqualByComparingTo(gi.multiply(BigDecimal.valueOf(50)));
+        // evictionHard nodefs.available 100% turns the threshold off; kubeReserved replaces the 1Gi.
+        NodeClassOffer tuned = disk(
+                new NodeClassOffer.Disk(gi.multiply(BigDecimal.valueOf(100)), false),
+                new Kubelet(
+                        Optional.empty(),
+                        Optional.empty(),
+                        Map.of("ephemeral-storage", "3Gi"),
+                        Map.of(),
+                        Map.of("nodefs.available", "100%")));
+        assertThat(NodeResources.of(type("m5.large"), tuned).allocatable().get("ephemeral-storage"))
+                .isEqualByComparingTo(gi.multiply(BigDecimal.valueOf(97)));
+    }
+
+    private static NodeClassOffer disk(NodeClassOffer.Disk disk, Kubelet kubelet) {
+        return new NodeClassOffer(
+                AmiKind.AL2023,
+                "linux",
+                Set.of("amd64"),
+                kubelet,
+                NodeClassOffer.UnusableInterfaces.NONE,
+                NodeClassOffer.DEFAULT_VM_MEMORY_OVERHEAD,
+                disk);
+    }
+
     /** Upstream's .metal types carry instance-hypervisor with an empty value: present, unlike a label a type lacks. */
     @Test
     void aLabelWithAnEmptyValueIsPresent() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.platform.karpenter.catalog.NodeClassOffer;
 import dev.platform.karpenter.catalog.NodeClassOffer.AmiKind;
 import dev.platform.karpenter.testing.TestConfigs;
+import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;
 
 /** What the evaluation reads of a rendered pool is what the rest of the project reads of it. */
@@ -58,5 +59,35 @@ class PoolFactsTest {
 
         assertThat(pool.nodeClass().interfaces()).isEqualTo(new NodeClassOffer.UnusableInterfaces(1, 1));
         assertThat(pool.nodeClass().vmMemoryOverheadPercent()).isEqualByComparingTo("0.1");
+    }
+
+    /**
+     * The volume Karpenter counts as ephemeral storage: the mapping marked rootVolume, else the family's device, else
+     * the family's default.
+     */
+    @Test
+    void theNodeClassesVolumesGiveTheEphemeralStorage() {
+        BigDecimal gi = BigDecimal.valueOf(1L << 30);
+        assertThat(PoolFacts.of(TestConfigs.config(TestConfigs.V1))
+                        .get(0)
+                        .nodeClass()
+                        .disk())
+                .isEqualTo(new NodeClassOffer.Disk(gi.multiply(BigDecimal.valueOf(20)), false));
+        PoolFacts root = PoolFacts.of(TestConfigs.config(
+                        TestConfigs.V1,
+                        "node_class_spec = { instanceStorePolicy = \"RAID0\", blockDeviceMappings = [{ deviceName ="
+                                + " \"/dev/xvdb\", ebs = { volumeSize = \"500Gi\" } }, { deviceName = \"/dev/xvda\","
+                                + " rootVolume = true, ebs = { volumeSize = \"100Gi\" } }] }"))
+                .get(0);
+        assertThat(root.nodeClass().disk())
+                .isEqualTo(new NodeClassOffer.Disk(gi.multiply(BigDecimal.valueOf(100)), true));
+        // The tests' base configuration is Bottlerocket: its pods' storage is the data volume /dev/xvdb, not the root.
+        PoolFacts device = PoolFacts.of(TestConfigs.config(
+                        TestConfigs.V1,
+                        "node_class_spec = { blockDeviceMappings = [{ deviceName = \"/dev/xvda\", ebs = { volumeSize ="
+                                + " \"60Gi\" } }, { deviceName = \"/dev/xvdb\", ebs = { volumeSize = \"80Gi\" } }] }"))
+                .get(0);
+        assertThat(device.nodeClass().family()).isEqualTo(AmiKind.BOTTLEROCKET);
+        assertThat(device.nodeClass().disk().volume()).isEqualByComparingTo(gi.multiply(BigDecimal.valueOf(80)));
     }
 }

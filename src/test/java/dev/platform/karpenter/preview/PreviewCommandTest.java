@@ -225,6 +225,27 @@ class PreviewCommandTest {
         assertThat(cluster.at("/fixed/ceiling_usd_per_month").decimalValue()).isPositive();
     }
 
+    /** An ephemeral-storage limit counts each node's volume, as the node class sets it. */
+    @Test
+    void anEphemeralStorageLimitCountsTheNodeClassesVolume() throws IOException {
+        Path disks = dir.resolve("disks.tfvars");
+        Files.writeString(
+                disks,
+                TestConfigs.tfvarsFor(
+                        "disks",
+                        "us-west-2",
+                        TestConfigs.V1,
+                        "node_class_spec = { blockDeviceMappings = [{ deviceName = \"/dev/xvda\", rootVolume = true,"
+                                + " ebs = { volumeSize = \"100Gi\" } }] }",
+                        "node_pool_spec = { limits = { cpu = \"1000\", \"ephemeral-storage\" = \"1000Gi\" } }"));
+        assertThat(run("--json", disks.toString())).isZero();
+        assertThat(Json.mapper()
+                        .readTree(console.stdout())
+                        .at("/disks/pools/default/max_nodes")
+                        .asLong())
+                .isEqualTo(10);
+    }
+
     @Test
     void poolsOfADirectoryOfClustersWithWarnings() throws IOException {
         Files.writeString(
