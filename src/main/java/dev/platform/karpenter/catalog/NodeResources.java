@@ -24,7 +24,8 @@ public record NodeResources(Map<String, BigDecimal> capacity, Map<String, BigDec
     /** Upstream's kube-reserved ephemeral storage, and the kubelet's nodefs.available eviction threshold. */
     private static final BigDecimal DEFAULT_KUBE_RESERVED_STORAGE = Quantity.parse("1Gi");
 
-    private static final String DEFAULT_NODEFS_EVICTION = "10%";
+    private static final BigDecimal DEFAULT_NODEFS_EVICTION_PERCENT = BigDecimal.TEN;
+    private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
 
     /** The resources of {@code type} under {@code nodeClass}. */
     public static NodeResources of(InstanceType type, NodeClassOffer nodeClass) {
@@ -143,28 +144,29 @@ public record NodeResources(Map<String, BigDecimal> capacity, Map<String, BigDec
     }
 
     private static BigDecimal evictionMemory(Map<String, String> evictionHard, BigDecimal memoryCapacity) {
-        return eviction(
-                evictionHard.get("memory.available"), memoryCapacity, DEFAULT_EVICTION_MIB.multiply(Quantity.MIB));
+        String signal = evictionHard.get("memory.available");
+        return signal == null ? DEFAULT_EVICTION_MIB.multiply(Quantity.MIB) : eviction(signal, memoryCapacity);
     }
 
     /** The kubelet's nodefs.available threshold: 10% of the volume unless evictionHard sets it. */
     private static BigDecimal evictionStorage(Map<String, String> evictionHard, BigDecimal storageCapacity) {
-        return eviction(evictionHard.get("nodefs.available"), storageCapacity, null);
+        String signal = evictionHard.get("nodefs.available");
+        return signal == null
+                ? share(storageCapacity, DEFAULT_NODEFS_EVICTION_PERCENT)
+                : eviction(signal, storageCapacity);
     }
 
-    /** A hard eviction threshold: a share of {@code capacity} ("10%") or a quantity; without one, the default. */
-    private static BigDecimal eviction(String signal, BigDecimal capacity, BigDecimal defaultThreshold) {
-        if (signal == null && defaultThreshold != null) {
-            return defaultThreshold;
+    /** A hard eviction threshold: a share of {@code capacity} ("10%") or a quantity. */
+    private static BigDecimal eviction(String signal, BigDecimal capacity) {
+        if (!signal.endsWith("%")) {
+            return Quantity.parse(signal);
         }
-        String share = signal == null ? DEFAULT_NODEFS_EVICTION : signal;
-        if (share.endsWith("%")) {
-            BigDecimal percent = new BigDecimal(share.substring(0, share.length() - 1));
-            // 100% turns the threshold off (the kubelet's configuration reference).
-            return percent.compareTo(BigDecimal.valueOf(100)) == 0
-                    ? BigDecimal.ZERO
-                    : capacity.multiply(percent).divide(BigDecimal.valueOf(100), 0, RoundingMode.CEILING);
-        }
-        return Quantity.parse(share);
+        BigDecimal percent = new BigDecimal(signal.substring(0, signal.length() - 1));
+        // 100% turns the threshold off (the kubelet's configuration reference).
+        return percent.compareTo(HUNDRED) == 0 ? BigDecimal.ZERO : share(capacity, percent);
+    }
+
+    private static BigDecimal share(BigDecimal capacity, BigDecimal percent) {
+        return capacity.multiply(percent).divide(HUNDRED, 0, RoundingMode.CEILING);
     }
 }
