@@ -43,6 +43,13 @@ public record NodeOverlay(
     /** The labels of an offering besides its capacity type: every offering carries them, of many values. */
     private static final List<String> ZONE_LABELS = List.of("topology.kubernetes.io/zone", "topology.k8s.aws/zone-id");
 
+    private static final Set<String> OFFERING_LABELS = Set.of(CAPACITY_TYPE, ZONE_LABELS.get(0), ZONE_LABELS.get(1));
+    private static final String REGION = "topology.kubernetes.io/region";
+    private static final String WINDOWS_BUILD = "node.kubernetes.io/windows-build";
+    private static final String TENANCY = "karpenter.k8s.aws/instance-tenancy";
+    /** The tenancies every AWS instance type offers, as Karpenter labels them. */
+    private static final List<String> TENANCIES = List.of("default", "dedicated");
+
     /**
      * Whether it selects the on-demand offerings of {@code type} (the prices the preview shows): every requirement
      * on a label of the type holds; one on the capacity type must admit on-demand; others (zone...) narrow nothing.
@@ -74,19 +81,40 @@ public record NodeOverlay(
     }
 
     /**
-     * Whether it may apply to the nodes of one pool (Karpenter matches an overlay per pool): its requirements on the
-     * pool's name (karpenter.sh/nodepool) and on the labels the pool gives its nodes hold, and a custom label the pool
-     * does not give counts as absent. Well-known labels (of the kubernetes.io, k8s.io, karpenter.sh and
-     * karpenter.k8s.aws domains) are the types' and offerings', matched per type.
+     * Where an overlay is matched: one pool of one cluster. Karpenter matches an overlay's requirements against the
+     * pool's name, the labels of its template and the requirements of each instance type it may launch (nodeoverlay
+     * controller, getOverlaidOfferings), not against the pool's own requirements.
+     *
+     * @param templateLabels the pool's spec.template.metadata.labels
      */
-    public boolean appliesToPool(String pool, Map<String, String> labels) {
+    public record Scope(String pool, Map<String, String> templateLabels, String region, NodeClassOffer nodeClass) {}
+
+    /**
+     * Whether it may apply in {@code scope}: its requirements on what every instance type there has alike hold. Those
+     * on labels of the catalogue's types ({@code carried}), the operating system and the offerings (capacity type,
+     * zone) are matched per type and offering. Karpenter defines the region, and on Linux no Windows build and, without
+     * capacity reservations, no reservation labels; a label no one defines (a custom label the template does not
+     * set) satisfies only NotIn and DoesNotExist, as Karpenter's Compatible has it.
+     */
+    public boolean appliesTo(Scope scope, Set<String> carried) {
         for (LabelRequirement requirement : requirements) {
             String key = requirement.key();
-            boolean holds = key.equals(NODE_POOL)
-                    ? requirement.admits(pool)
-                    : labels.containsKey(key)
-                            ? requirement.admits(labels.get(key))
-                            : wellKnown(key) || requirement.admits(null);
+            boolean holds;
+            if (key.equals(NODE_POOL)) {
+                holds = requirement.admits(scope.pool());
+            } else if (scope.templateLabels().containsKey(key)) {
+                holds = requirement.admits(scope.templateLabels().get(key));
+            } else if (carried.contains(key) || key.equals(InstanceType.OS_LABEL) || OFFERING_LABELS.contains(key)) {
+                holds = true; // per type or offering
+            } else if (key.equals(REGION)) {
+                holds = requirement.admits(scope.region());
+            } else if (key.equals(WINDOWS_BUILD) && scope.nodeClass().os().equals("windows")) {
+                holds = true; // the build of the node class's Windows release, not known here
+            } else if (key.equals(TENANCY)) {
+                holds = TENANCIES.stream().anyMatch(requirement::admits);
+            } else {
+                holds = requirement.admits(null);
+            }
             if (!holds) {
                 return false;
             }
@@ -132,13 +160,6 @@ public record NodeOverlay(
         }
         return candidates.get().stream()
                 .anyMatch(value -> onLabel.stream().allMatch(requirement -> requirement.admits(value)));
-    }
-
-    private static boolean wellKnown(String key) {
-        int slash = key.indexOf('/');
-        String domain = slash < 0 ? "" : key.substring(0, slash);
-        return List.of("kubernetes.io", "k8s.io", "karpenter.sh", "karpenter.k8s.aws").stream()
-                .anyMatch(known -> domain.equals(known) || domain.endsWith("." + known));
     }
 
     /** What the overlays that select a type make of its price and capacity. */

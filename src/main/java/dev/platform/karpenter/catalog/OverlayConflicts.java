@@ -22,13 +22,6 @@ public final class OverlayConflicts {
     private OverlayConflicts() {}
 
     /**
-     * A pool as overlays see it.
-     *
-     * @param labels the labels its nodes get
-     */
-    public record Pool(String name, Map<String, String> labels, NodeClassOffer nodeClass) {}
-
-    /**
      * {@code overlay} is not applied: {@code with}, of the same weight and taken before it, set the same thing first.
      *
      * @param what "price" or "capacity"
@@ -44,7 +37,8 @@ public final class OverlayConflicts {
     }
 
     /** The overlays of one cluster that conflict, in order of precedence, each with the first conflict found. */
-    public static List<Conflict> find(List<NodeOverlay> overlays, List<Pool> pools, InstanceCatalogue catalogue) {
+    public static List<Conflict> find(
+            List<NodeOverlay> overlays, List<NodeOverlay.Scope> pools, InstanceCatalogue catalogue) {
         if (overlays.size() < 2) {
             return List.of();
         }
@@ -63,15 +57,15 @@ public final class OverlayConflicts {
             boolean adds = !overlay.capacity().isEmpty();
             List<String> applied = new ArrayList<>();
             Optional<Conflict> conflict = Optional.empty();
-            for (Pool pool : pools) {
-                if (conflict.isPresent() || !overlay.appliesToPool(pool.name(), pool.labels())) {
+            for (NodeOverlay.Scope pool : pools) {
+                if (conflict.isPresent() || !overlay.appliesTo(pool, carried)) {
                     continue;
                 }
                 for (InstanceType type : catalogue.types()) {
                     if (!overlay.selectsType(type, carried, pool.nodeClass())) {
                         continue;
                     }
-                    String key = pool.name() + "\n" + type.name();
+                    String key = pool.pool() + "\n" + type.name();
                     conflict = prices ? priceConflict(overlay, pricedBy.get(key), pool, type) : Optional.empty();
                     if (conflict.isEmpty() && adds) {
                         conflict = capacityConflict(overlay, lastCapacity.get(key), pool, type);
@@ -99,21 +93,21 @@ public final class OverlayConflicts {
     }
 
     private static Optional<Conflict> priceConflict(
-            NodeOverlay overlay, List<NodeOverlay> before, Pool pool, InstanceType type) {
+            NodeOverlay overlay, List<NodeOverlay> before, NodeOverlay.Scope pool, InstanceType type) {
         return Optional.ofNullable(before).orElse(List.of()).stream()
                 .filter(earlier -> earlier.weight() == overlay.weight() && overlay.sharesAnOfferingWith(earlier))
                 .findFirst()
-                .map(earlier -> new Conflict(overlay, earlier, pool.name(), type.name(), "price"));
+                .map(earlier -> new Conflict(overlay, earlier, pool.pool(), type.name(), "price"));
     }
 
     private static Optional<Conflict> capacityConflict(
-            NodeOverlay overlay, NodeOverlay last, Pool pool, InstanceType type) {
+            NodeOverlay overlay, NodeOverlay last, NodeOverlay.Scope pool, InstanceType type) {
         if (last == null
                 || last.weight() != overlay.weight()
                 || Collections.disjoint(
                         last.capacity().keySet(), overlay.capacity().keySet())) {
             return Optional.empty();
         }
-        return Optional.of(new Conflict(overlay, last, pool.name(), type.name(), "capacity"));
+        return Optional.of(new Conflict(overlay, last, pool.pool(), type.name(), "capacity"));
     }
 }

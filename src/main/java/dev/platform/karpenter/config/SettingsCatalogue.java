@@ -676,8 +676,11 @@ public final class SettingsCatalogue {
                     "NodeOverlays: prices and extended resources Karpenter assumes for the instance types they select",
                     "Each entry has a name, a spec (upstream NodeOverlay karpenter.sh/v1alpha1 spec fields: weight,"
                             + " requirements, price or priceAdjustment, capacity) and optionally metadata (labels,"
-                            + " annotations); checked against the release's CRD. Turns on the nodeOverlay feature gate"
-                            + " unless controller_values sets it. bin/preview prices with them (highest weight wins).");
+                            + " annotations); checked against the release's CRD, and capacity may not set a resource"
+                            + " the instance types report (vpc.amazonaws.com/efa, pod-eni, Neuron, Gaudi). Turns on the"
+                            + " nodeOverlay feature gate unless controller_values sets it. bin/preview prices with them"
+                            + " (highest weight wins; of two of equal weight setting the same price or resource,"
+                            + " Karpenter applies the second nowhere, and synth warns).");
 
     // --- Tags ------------------------------------------------------------------------------------------------
     public static final Section TAGS_SECTION = section("Tags", "", "");

@@ -33,22 +33,22 @@ public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List
         List<NodeOverlay> declared = overlaysOff ? List.of() : PoolFacts.overlays(config);
         List<PoolFacts> facts = PoolFacts.of(config);
         // Karpenter applies an overlay that conflicts with another of the same weight nowhere.
-        List<OverlayConflicts.Conflict> conflicts = OverlayConflicts.find(
-                declared,
-                facts.stream()
-                        .map(pool -> new OverlayConflicts.Pool(pool.name(), pool.labels(), pool.nodeClass()))
-                        .toList(),
-                catalogue);
+        List<NodeOverlay.Scope> scopes = facts.stream()
+                .map(pool -> new NodeOverlay.Scope(pool.name(), pool.labels(), config.region(), pool.nodeClass()))
+                .toList();
+        List<OverlayConflicts.Conflict> conflicts = OverlayConflicts.find(declared, scopes, catalogue);
         Set<NodeOverlay> dropped = new HashSet<>();
         conflicts.forEach(conflict -> dropped.add(conflict.overlay()));
         List<NodeOverlay> overlays =
                 declared.stream().filter(overlay -> !dropped.contains(overlay)).toList();
+        Set<String> carried = new HashSet<>(catalogue.labelKeys());
         List<PoolPreview> pools = new ArrayList<>();
-        for (PoolFacts pool : facts) {
+        for (int i = 0; i < facts.size(); i++) {
+            NodeOverlay.Scope scope = scopes.get(i);
             List<NodeOverlay> forPool = overlays.stream()
-                    .filter(overlay -> overlay.appliesToPool(pool.name(), pool.labels()))
+                    .filter(overlay -> overlay.appliesTo(scope, carried))
                     .toList();
-            pools.add(PoolPreview.of(catalogue, pool, forPool, spotToSpot, minValuesBestEffort));
+            pools.add(PoolPreview.of(catalogue, facts.get(i), forPool, spotToSpot, minValuesBestEffort));
         }
         List<String> warnings = new ArrayList<>();
         pools.forEach(pool -> warnings.addAll(pool.warnings()));

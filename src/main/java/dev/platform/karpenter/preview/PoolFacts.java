@@ -34,7 +34,8 @@ import java.util.TreeSet;
  * @param consolidatesUnderutilized whether consolidation replaces underutilized nodes (not only empty ones)
  * @param capacityTypes the capacity types its object allows (RenderedPool#capacityTypes: all three without a
  *                      requirement, which only a Provisioner's webhook defaulted, to on-demand)
- * @param labels        the labels its nodes carry: its own, and those of requirements In one value
+ * @param labels        the labels of its template (spec.template.metadata.labels; a Provisioner's spec.labels), which
+ *                      NodeOverlays are matched against
  * @param nodeClass     what its node class offers
  * @param kubelet       the kubelet settings in force (for the maxPods check)
  */
@@ -127,7 +128,7 @@ public record PoolFacts(
                 weight == null ? 0 : Integer.parseInt(String.valueOf(weight)),
                 underutilized,
                 rendered.capacityTypes(),
-                nodeLabels(labels, requirements),
+                texts(labels),
                 NodeClassFacts.offer(rendered.nodeClass(), kubelet, controllerValues),
                 nodeClassName);
     }
@@ -172,13 +173,10 @@ public record PoolFacts(
         return requirements;
     }
 
-    /** The labels its nodes get: its own, and the value of each requirement In one value (as Karpenter labels them). */
-    private static Map<String, String> nodeLabels(Map<String, Object> labels, List<LabelRequirement> requirements) {
+    /** The labels as texts. */
+    private static Map<String, String> texts(Map<String, Object> labels) {
         Map<String, String> texts = new LinkedHashMap<>();
         labels.forEach((key, value) -> texts.put(key, String.valueOf(value)));
-        requirements.stream()
-                .filter(r -> r.operator().equals("In") && r.values().size() == 1)
-                .forEach(r -> texts.putIfAbsent(r.key(), r.values().get(0)));
         return Collections.unmodifiableMap(texts);
     }
 

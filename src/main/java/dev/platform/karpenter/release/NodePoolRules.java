@@ -90,6 +90,18 @@ public record NodePoolRules(List<ApiGeneration> rendered, boolean al2023, boolea
     }
 
     /** Label keys Karpenter 1.x lets a NodePool set in the karpenter.k8s.aws domain (its CRD's CEL rule in the newest release). */
+    /**
+     * Extended resources the AWS provider registers as its instance types' own (its v1 labels.go adds them to
+     * Karpenter's WellKnownResources): a NodeOverlay whose capacity sets one fails Karpenter's runtime validation and
+     * applies nowhere. The CRD already refuses cpu, memory, ephemeral-storage and pods.
+     */
+    public static final Set<String> OVERLAY_REFUSED_RESOURCES = Set.of(
+            "vpc.amazonaws.com/pod-eni",
+            "aws.amazon.com/neuron",
+            "aws.amazon.com/neuroncore",
+            "habana.ai/gaudi",
+            "vpc.amazonaws.com/efa");
+
     private static final Set<String> V1_AWS_LABELS = Set.of(
             "instance-tenancy",
             "capacity-reservation-type",

@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 /** Which overlays Karpenter's nodeoverlay controller refuses as conflicting, on the shipped catalogue. */
 class OverlayConflictsTest {
     private static final InstanceCatalogue CATALOGUE = InstanceCatalogue.shipped();
-    private static final OverlayConflicts.Pool DEFAULT =
-            new OverlayConflicts.Pool("default", Map.of(), NodeClassOffer.REFERENCE);
-    private static final OverlayConflicts.Pool BATCH =
-            new OverlayConflicts.Pool("batch", Map.of("team", "batch"), NodeClassOffer.REFERENCE);
+    private static final NodeOverlay.Scope DEFAULT =
+            new NodeOverlay.Scope("default", Map.of(), "us-west-2", NodeClassOffer.REFERENCE);
+    private static final NodeOverlay.Scope BATCH =
+            new NodeOverlay.Scope("batch", Map.of("team", "batch"), "us-west-2", NodeClassOffer.REFERENCE);
     private static final LabelRequirement C7A = req("karpenter.k8s.aws/instance-family", "In", "c7a");
 
     private static LabelRequirement req(String key, String operator, String... values) {
@@ -30,7 +30,7 @@ class OverlayConflictsTest {
                 name, weight, List.of(requirements), Optional.empty(), Optional.empty(), Map.of(resource, "1"));
     }
 
-    private static List<String> refused(List<OverlayConflicts.Pool> pools, NodeOverlay... overlays) {
+    private static List<String> refused(List<NodeOverlay.Scope> pools, NodeOverlay... overlays) {
         return OverlayConflicts.find(List.of(overlays), pools, CATALOGUE).stream()
                 .map(conflict ->
                         conflict.overlay().name() + " with " + conflict.with().name() + " on " + conflict.what())
@@ -116,7 +116,7 @@ class OverlayConflictsTest {
     void conflictsArePerPoolButRefuseTheOverlayEverywhere() {
         LabelRequirement onlyBatch = req("karpenter.sh/nodepool", "In", "batch");
         LabelRequirement onlyDefault = req("karpenter.sh/nodepool", "In", "default");
-        List<OverlayConflicts.Pool> both = List.of(DEFAULT, BATCH);
+        List<NodeOverlay.Scope> both = List.of(DEFAULT, BATCH);
         assertThat(refused(both, priced("a", 0, C7A, onlyBatch), priced("b", 0, C7A, onlyDefault)))
                 .isEmpty();
         List<OverlayConflicts.Conflict> conflicts = OverlayConflicts.find(
@@ -131,5 +131,40 @@ class OverlayConflictsTest {
                         priced("a", 0, C7A, req("karpenter.sh/capacity-type", "In", "reserved")),
                         priced("b", 0, C7A)))
                 .isEmpty();
+    }
+
+    /**
+     * Karpenter matches an overlay against the pool's name, template labels and each type's own labels, never the
+     * pool's requirements: a spot-only overlay conflicts even in pools that launch on-demand only, and a requirement
+     * on a label no one defines (here the region of another cluster) selects nothing.
+     */
+    @Test
+    void overlaysMeetOnWhatKarpenterDefinesNotOnThePoolsRequirements() {
+        LabelRequirement spot = req("karpenter.sh/capacity-type", "In", "spot");
+        assertThat(refused(List.of(DEFAULT), priced("zz", 10, spot), priced("aa", 10)))
+                .containsExactly("aa with zz on price");
+        LabelRequirement otherRegion = req("topology.kubernetes.io/region", "In", "us-east-1");
+        assertThat(refused(List.of(DEFAULT), priced("zz", 10, otherRegion), priced("aa", 10)))
+                .isEmpty();
+        LabelRequirement thisRegion = req("topology.kubernetes.io/region", "In", "us-west-2");
+        assertThat(refused(List.of(DEFAULT), priced("zz", 10, thisRegion), priced("aa", 10)))
+                .containsExactly("aa with zz on price");
+        // A custom label: only a pool whose template sets it has it.
+        LabelRequirement team = req("team", "In", "batch");
+        assertThat(refused(List.of(DEFAULT), priced("zz", 10, team), priced("aa", 10)))
+                .isEmpty();
+        assertThat(refused(List.of(BATCH), priced("zz", 10, team), priced("aa", 10)))
+                .containsExactly("aa with zz on price");
+        // Linux nodes have no Windows build; every type offers default tenancy.
+        assertThat(refused(
+                        List.of(DEFAULT),
+                        priced("zz", 10, req("node.kubernetes.io/windows-build", "Exists")),
+                        priced("aa", 10)))
+                .isEmpty();
+        assertThat(refused(
+                        List.of(DEFAULT),
+                        priced("zz", 10, req("karpenter.k8s.aws/instance-tenancy", "In", "default")),
+                        priced("aa", 10)))
+                .containsExactly("aa with zz on price");
     }
 }

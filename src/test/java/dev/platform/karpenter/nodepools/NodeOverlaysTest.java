@@ -99,6 +99,22 @@ class NodeOverlaysTest {
                 .hasMessage("node_overlays[0]: unknown setting colour (an entry has name, spec and metadata)");
     }
 
+    /** Karpenter's runtime validation refuses capacity on a resource the AWS instance types report themselves. */
+    @Test
+    void capacityOnAResourceTheTypesReportIsRefused() {
+        assertThatThrownBy(
+                        () -> config(
+                                "efa",
+                                "node_overlays = [{ name = \"efa\", spec = { requirements = [], capacity = { \"vpc.amazonaws.com/efa\" = 1 } } }]"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("node_overlays[0].spec.capacity may not set \"vpc.amazonaws.com/efa\": the instance types"
+                        + " report it, and Karpenter applies such an overlay nowhere (Karpenter " + NEWEST + ")");
+        // An extended resource of the cluster's own devices is what capacity is for.
+        config(
+                "fpga",
+                "node_overlays = [{ name = \"fpga\", spec = { requirements = [], capacity = { \"example.com/fpga\" = 1 } } }]");
+    }
+
     @Test
     void releasesWithoutTheKindRefuseTheSetting() {
         assertThatThrownBy(() -> TestConfigs.configFor("old", "us-west-2", BEFORE.chartVersion(), OVERLAYS))

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.config.PoolsAndNodeClasses;
+import dev.platform.karpenter.release.AddOnKind;
 import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.release.DeclaredApis;
+import dev.platform.karpenter.release.NodePoolRules;
 import dev.platform.karpenter.release.ValuePath;
 import dev.platform.karpenter.schema.ReleaseSchemas;
 import dev.platform.karpenter.schema.Violation;
@@ -99,6 +101,24 @@ public final class SpecCheck {
         }
         for (RenderedAddOn addOn : rendered.addOns()) {
             requireAccepted(schemas, addOn.object(), addOn.settings().where() + ".spec", config, "");
+            if (addOn.settings().kind() == AddOnKind.NODE_OVERLAY) {
+                requireRuntimeValidOverlay(addOn, config);
+            }
+        }
+    }
+
+    /** What Karpenter's runtime validation of a NodeOverlay refuses beyond its CRD: see NodePoolRules. */
+    private static void requireRuntimeValidOverlay(RenderedAddOn overlay, ClusterConfig config) {
+        Object capacity = overlay.object().spec().get("capacity");
+        if (capacity instanceof Map<?, ?> resources) {
+            for (Object resource : resources.keySet()) {
+                if (NodePoolRules.OVERLAY_REFUSED_RESOURCES.contains(String.valueOf(resource))) {
+                    throw new ConfigException(overlay.settings().where() + ".spec.capacity may not set "
+                            + ConfigException.quote(String.valueOf(resource))
+                            + ": the instance types report it, and Karpenter applies such an overlay nowhere (Karpenter "
+                            + config.release() + ")");
+                }
+            }
         }
     }
 
