@@ -109,7 +109,8 @@ public record NodeOverlay(
             } else if (key.equals(REGION)) {
                 holds = requirement.admits(scope.region());
             } else if (key.equals(WINDOWS_BUILD) && scope.nodeClass().os().equals("windows")) {
-                holds = true; // the build of the node class's Windows release, not known here
+                // Windows nodes carry their release's build, which is not known here: only its absence fails.
+                holds = !requirement.operator().equals("DoesNotExist");
             } else if (key.equals(TENANCY)) {
                 holds = TENANCIES.stream().anyMatch(requirement::admits);
             } else {
