@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Which overlays Karpenter's nodeoverlay controller refuses as conflicting, on the shipped catalogue. */
@@ -166,5 +167,22 @@ class OverlayConflictsTest {
                         priced("zz", 10, req("karpenter.k8s.aws/instance-tenancy", "In", "default")),
                         priced("aa", 10)))
                 .containsExactly("aa with zz on price");
+        // Windows nodes carry a build (not known here): only DoesNotExist fails there.
+        NodeOverlay.Scope windows = new NodeOverlay.Scope(
+                "windows",
+                Map.of(),
+                "us-west-2",
+                new NodeClassOffer(
+                        NodeClassOffer.AmiKind.WINDOWS, "windows", Set.of("amd64"), NodeClassOffer.Kubelet.DEFAULT));
+        assertThat(refused(
+                        List.of(windows),
+                        priced("zz", 10, req("node.kubernetes.io/windows-build", "Exists")),
+                        priced("aa", 10)))
+                .containsExactly("aa with zz on price");
+        assertThat(refused(
+                        List.of(windows),
+                        priced("zz", 10, req("node.kubernetes.io/windows-build", "DoesNotExist")),
+                        priced("aa", 10)))
+                .isEmpty();
     }
 }
