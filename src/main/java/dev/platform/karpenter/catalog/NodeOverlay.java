@@ -17,7 +17,8 @@ import java.util.Set;
  * later in the alphabet; capacities of different overlays add up, resource by resource. One that sets what another of
  * the same weight sets conflicts and applies nowhere ({@link OverlayConflicts}).
  *
- * @param capacity resource name to quantity, as written
+ * @param capacity resource name to quantity, as written; empty where the spec has no capacity (an empty map is
+ *     written capacity, which Karpenter's conflict check remembers)
  */
 public record NodeOverlay(
         String name,
@@ -25,7 +26,7 @@ public record NodeOverlay(
         List<LabelRequirement> requirements,
         Optional<String> price,
         Optional<String> priceAdjustment,
-        Map<String, String> capacity) {
+        Optional<Map<String, String>> capacity) {
 
     /**
      * Karpenter's order of precedence (NodeOverlayList.OrderByWeight): higher weight first, and of equal weights the
@@ -187,6 +188,7 @@ public record NodeOverlay(
             selecting
                     .get(i)
                     .capacity()
+                    .orElse(Map.of())
                     .forEach((resource, quantity) -> capacity.put(resource, Quantity.parse(quantity)));
         }
         return new Applied(

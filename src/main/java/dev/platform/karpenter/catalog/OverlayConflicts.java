@@ -54,7 +54,7 @@ public final class OverlayConflicts {
             }
             boolean prices =
                     overlay.price().isPresent() || overlay.priceAdjustment().isPresent();
-            boolean adds = !overlay.capacity().isEmpty();
+            boolean adds = overlay.capacity().isPresent();
             List<String> applied = new ArrayList<>();
             Optional<Conflict> conflict = Optional.empty();
             for (NodeOverlay.Scope pool : pools) {
@@ -105,7 +105,8 @@ public final class OverlayConflicts {
         if (last == null
                 || last.weight() != overlay.weight()
                 || Collections.disjoint(
-                        last.capacity().keySet(), overlay.capacity().keySet())) {
+                        last.capacity().orElseThrow().keySet(),
+                        overlay.capacity().orElseThrow().keySet())) {
             return Optional.empty();
         }
         return Optional.of(new Conflict(overlay, last, pool.pool(), type.name(), "capacity"));

@@ -151,7 +151,7 @@ public record PoolFacts(
                     requirements(list(spec.get("requirements")), "spec.requirements"),
                     Optional.ofNullable(spec.get("price")).map(String::valueOf),
                     Optional.ofNullable(spec.get("priceAdjustment")).map(String::valueOf),
-                    Map.copyOf(capacity)));
+                    spec.containsKey("capacity") ? Optional.of(Map.copyOf(capacity)) : Optional.empty()));
         }
         return List.copyOf(overlays);
     }

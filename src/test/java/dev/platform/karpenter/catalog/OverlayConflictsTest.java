@@ -23,12 +23,18 @@ class OverlayConflictsTest {
     }
 
     private static NodeOverlay priced(String name, int weight, LabelRequirement... requirements) {
-        return new NodeOverlay(name, weight, List.of(requirements), Optional.empty(), Optional.of("-10%"), Map.of());
+        return new NodeOverlay(
+                name, weight, List.of(requirements), Optional.empty(), Optional.of("-10%"), Optional.empty());
     }
 
     private static NodeOverlay adding(String name, int weight, String resource, LabelRequirement... requirements) {
+        return capacity(name, weight, Map.of(resource, "1"), requirements);
+    }
+
+    private static NodeOverlay capacity(
+            String name, int weight, Map<String, String> capacity, LabelRequirement... requirements) {
         return new NodeOverlay(
-                name, weight, List.of(requirements), Optional.empty(), Optional.empty(), Map.of(resource, "1"));
+                name, weight, List.of(requirements), Optional.empty(), Optional.empty(), Optional.of(capacity));
     }
 
     private static List<String> refused(List<NodeOverlay.Scope> pools, NodeOverlay... overlays) {
@@ -109,6 +115,19 @@ class OverlayConflictsTest {
                         List.of(DEFAULT),
                         adding("a", 1, "example.com/fpga", C7A),
                         adding("b", 0, "example.com/fpga", C7A)))
+                .isEmpty();
+    }
+
+    /**
+     * Karpenter compares capacity with the last overlay that wrote capacity, an empty one included: between two that
+     * set the same resource, one writing {@code capacity: {}} leaves them no conflict.
+     */
+    @Test
+    void anEmptyCapacityIsTheLastWrittenCapacity() {
+        NodeOverlay zz = adding("zz", 10, "example.com/fpga", C7A);
+        NodeOverlay xx = capacity("xx", 10, Map.of("example.com/fpga", "2", "example.com/dongle", "1"), C7A);
+        assertThat(refused(List.of(DEFAULT), zz, xx)).containsExactly("xx with zz on capacity");
+        assertThat(refused(List.of(DEFAULT), zz, capacity("yy", 10, Map.of(), C7A), xx))
                 .isEmpty();
     }
 

@@ -311,7 +311,7 @@ class SelectionTest {
                 List.of(requirements),
                 Optional.ofNullable(price),
                 Optional.ofNullable(adjustment),
-                capacity);
+                capacity.isEmpty() ? Optional.empty() : Optional.of(capacity));
     }
 
     /** Upstream's conflict example: the higher weight's adjustment wins, capacities of both add up. */
