@@ -20,6 +20,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 
 /** Wiring only: one cdktf App, four stacks per cluster, each with its own state. */
 public final class KarpenterApp {
@@ -37,14 +39,16 @@ public final class KarpenterApp {
      */
     public static void synthesize(List<ClusterConfig> clusters, Path synthDir, String stateDirFromStack)
             throws IOException {
-        synthesize(newApp(synthDir), synthDir, clusters, stateDirFromStack);
+        synthesize(newApp(synthDir), synthDir, clusters, stateDirFromStack, ForkJoinPool.commonPool());
     }
 
     /**
      * Adds the four stacks of every cluster to {@code app} and synthesizes it into {@code synthDir} (the App's
-     * outdir), then writes the plain manifest files next to the node-pools stacks.
+     * outdir), then writes the plain manifest files next to the node-pools stacks. What touches no cdktf object (the
+     * node pools' documents, the controller's values) is made on {@code beside} meanwhile.
      */
-    public static void synthesize(App app, Path synthDir, List<ClusterConfig> clusters, String stateDirFromStack)
+    public static void synthesize(
+            App app, Path synthDir, List<ClusterConfig> clusters, String stateDirFromStack, Executor beside)
             throws IOException {
         List<PlainManifestFile> plainFiles = new ArrayList<>();
         for (ClusterConfig config : clusters) {
@@ -52,9 +56,9 @@ public final class KarpenterApp {
             String nodeRoleName = iam.nodeRoleName();
             // The node pools' documents touch no cdktf object: made meanwhile, while the next two stacks are built.
             CompletableFuture<PoolDocuments> poolDocuments =
-                    CompletableFuture.supplyAsync(() -> PoolDocuments.render(config, nodeRoleName));
+                    CompletableFuture.supplyAsync(() -> PoolDocuments.render(config, nodeRoleName), beside);
             InterruptionStack interruption = new InterruptionStack(app, config);
-            ControllerStack controller = new ControllerStack(app, config, iam, interruption);
+            ControllerStack controller = new ControllerStack(app, config, iam, interruption, beside);
             NodePoolsStack nodePools = new NodePoolsStack(app, config, controller, joined(poolDocuments));
             plainFiles.add(nodePools.plainManifestFile());
             List<Map.Entry<String, ClusterStack>> byConcern = List.of(

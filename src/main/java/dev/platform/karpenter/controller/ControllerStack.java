@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import software.constructs.Construct;
 
 /**
@@ -25,7 +26,9 @@ public class ControllerStack extends ClusterStack {
     /** The references to the IAM and interruption stacks this stack holds. */
     private final List<String> readFromOtherStacks;
 
-    public ControllerStack(Construct scope, ClusterConfig config, IamStack iam, InterruptionStack interruption) {
+    /** {@code beside} writes the controller's values meanwhile: they touch no cdktf object. */
+    public ControllerStack(
+            Construct scope, ClusterConfig config, IamStack iam, InterruptionStack interruption, Executor beside) {
         super(scope, config.stackName(CONCERN));
         AwsProviders.regional(this, config);
         addDependency(iam);
@@ -34,10 +37,16 @@ public class ControllerStack extends ClusterStack {
         List<String> fromOtherStacks =
                 List.of(iam.controllerRoleArn(), iam.instanceProfileName(), interruption.queueName());
         String endpoint = clusterAccess.endpoint();
-        // The values touch no cdktf object: written on another thread while the registry token is read.
-        CompletableFuture<String> values = CompletableFuture.supplyAsync(() -> ControllerValues.of(
-                        config, endpoint, fromOtherStacks.get(0), fromOtherStacks.get(1), fromOtherStacks.get(2))
-                .toYaml());
+        // Written on another thread while the registry token is read.
+        CompletableFuture<String> values = CompletableFuture.supplyAsync(
+                () -> ControllerValues.of(
+                                config,
+                                endpoint,
+                                fromOtherStacks.get(0),
+                                fromOtherStacks.get(1),
+                                fromOtherStacks.get(2))
+                        .toYaml(),
+                beside);
         ChartRepository repository = config.controller().chartRepository();
         Optional<RegistryToken> token = switch (repository.registry()) {
             case ECR_PUBLIC -> Optional.of(EcrPublicToken.read(this, "ecr-public"));

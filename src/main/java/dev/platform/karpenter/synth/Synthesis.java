@@ -21,8 +21,13 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One synthesis of every configured cluster into a directory, arranged so that slow starts overlap.
@@ -48,6 +53,8 @@ public final class Synthesis implements AutoCloseable {
     static final String RENAMED_PROCESSES_VARIABLE = "KARPENTER_SYNTH_WORKERS";
 
     static final int CLUSTERS_PER_PROCESS = 10;
+    /** A cluster's work beside the kernel is two tasks at a time: its node pools' documents and controller values. */
+    static final int BESIDE_THREADS = 2;
     /**
      * How far behind a worker starts, in clusters: it boots a JVM and a kernel while this process is already at
      * work (measured with 50 clusters on 2 cores: about 350 ms, at about 90 ms a cluster in each process).
@@ -81,7 +88,9 @@ public final class Synthesis implements AutoCloseable {
     private final String stateDirFromStack;
     private final int clusters;
     private final int processes;
+    private final ExecutorService beside;
     private final CompletableFuture<App> app;
+    private CompletableFuture<App> placed;
     private final List<Worker> workers = new ArrayList<>();
 
     private Synthesis(Path outdir, String stateDirFromStack, int clusters, int processes) {
@@ -89,8 +98,44 @@ public final class Synthesis implements AutoCloseable {
         this.stateDirFromStack = stateDirFromStack;
         this.clusters = clusters;
         this.processes = processes;
+        this.beside = besideKernel();
         // Creating the App starts the kernel. No other thread uses jsii until complete() has joined this one.
         this.app = CompletableFuture.supplyAsync(() -> KarpenterApp.newApp(outdir));
+        this.placed = app;
+    }
+
+    /**
+     * Threads for the work a synthesis does beside the kernel, started now: a thread started by one that
+     * {@link CpuPairing} placed would share its CPU.
+     */
+    static ExecutorService besideKernel() {
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(
+                BESIDE_THREADS, BESIDE_THREADS, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
+                    Thread thread = new Thread(task, "beside-kernel");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        executor.prestartAllCoreThreads();
+        return executor;
+    }
+
+    /**
+     * Once the kernel runs and the workers have started (a process inherits its starter's CPUs), puts the calling
+     * thread and the kernel on one CPU ({@link CpuPairing}).
+     */
+    static CompletableFuture<App> placeWithKernel(CompletableFuture<App> app, Optional<CpuPairing.Pair> pair) {
+        if (pair.isEmpty()) {
+            return app;
+        }
+        return app.thenApply(started -> {
+            try {
+                ProcessHandle self = ProcessHandle.current();
+                CpuPairing.kernel(self.children(), self.info().command()).ifPresent(pair.get()::place);
+            } catch (RuntimeException e) {
+                // Best effort: the scheduler places them as before.
+            }
+            return started;
+        });
     }
 
     /** How many processes synthesize {@code clusters} clusters: the variable's value, else what pays off here. */
@@ -117,20 +162,23 @@ public final class Synthesis implements AutoCloseable {
 
     /**
      * Starts this process's kernel and, for {@code processes} above 1, the workers for all shares but the first;
-     * they wait for their configurations.
+     * they wait for their configurations. {@code pairing} places the calling thread, which must be the one that
+     * calls {@link #complete}, and each process's kernel.
      */
-    public static Synthesis start(int clusters, Path outdir, String stateDirFromStack, int processes)
-            throws IOException {
+    public static Synthesis start(
+            int clusters, Path outdir, String stateDirFromStack, int processes, CpuPairing pairing) throws IOException {
         Synthesis synthesis = new Synthesis(outdir, stateDirFromStack, clusters, processes);
         try {
             int shares = shards(Collections.nCopies(clusters, 0), processes).size();
             for (int i = 1; i < shares; i++) {
-                synthesis.workers.add(Worker.start(outdir.resolve(".worker-" + i), stateDirFromStack));
+                synthesis.workers.add(
+                        Worker.start(outdir.resolve(".worker-" + i), stateDirFromStack, pairing.forWorker(i)));
             }
         } catch (IOException | RuntimeException e) {
             synthesis.close();
             throw e;
         }
+        synthesis.placed = placeWithKernel(synthesis.app, pairing.forCurrentThread());
         return synthesis;
     }
 
@@ -143,7 +191,7 @@ public final class Synthesis implements AutoCloseable {
         for (int i = 0; i < workers.size(); i++) {
             workers.get(i).send(shares.get(i + 1));
         }
-        KarpenterApp.synthesize(kernelReady(), outdir, shares.get(0), stateDirFromStack);
+        KarpenterApp.synthesize(kernelReady(), outdir, shares.get(0), stateDirFromStack, beside);
         for (Worker worker : workers) {
             worker.awaitSuccess();
         }
@@ -170,14 +218,15 @@ public final class Synthesis implements AutoCloseable {
             OutputDirectory.deleteRecursively(worker.outdir);
             Files.deleteIfExists(worker.log);
         }
+        beside.shutdownNow();
         // The App creates the output directory; it must not do so after the caller has removed it.
-        app.exceptionally(failure -> null).join();
+        placed.exceptionally(failure -> null).join();
     }
 
     /** The App, once its kernel has started; a kernel that could not start is a {@link KernelFailure}. */
     private App kernelReady() {
         try {
-            return app.join();
+            return placed.join();
         } catch (CompletionException e) {
             Throwable cause = e;
             while (cause.getCause() != null) {
@@ -244,7 +293,7 @@ public final class Synthesis implements AutoCloseable {
 
     /** A worker JVM started with this JVM's options (but {@link #WORKER_EXCLUDED_OPTIONS}) and class path. */
     private record Worker(Process process, Path outdir, Path log) {
-        static Worker start(Path outdir, String stateDirFromStack) throws IOException {
+        static Worker start(Path outdir, String stateDirFromStack, String cpu) throws IOException {
             List<String> command = new ArrayList<>();
             command.add(ProcessHandle.current()
                     .info()
@@ -269,6 +318,7 @@ public final class Synthesis implements AutoCloseable {
                     .redirectInput(ProcessBuilder.Redirect.PIPE)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(log.toFile());
+            builder.environment().put(CpuPairing.VARIABLE, cpu);
             return new Worker(builder.start(), outdir, log);
         }
 

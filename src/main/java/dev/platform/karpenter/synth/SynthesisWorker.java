@@ -17,6 +17,7 @@ import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 
 /**
  * A worker process of {@link Synthesis}: synthesizes some clusters into a directory of its own. Started by
@@ -50,9 +51,12 @@ final class SynthesisWorker {
             return Main.EXIT_BAD_INPUT;
         }
         Path outdir = Path.of(args[1]);
+        ExecutorService beside = Synthesis.besideKernel();
         // The kernel starts while the parent validates and sends the configurations. No other thread uses jsii
-        // until this one has joined it.
-        CompletableFuture<App> app = CompletableFuture.supplyAsync(() -> KarpenterApp.newApp(outdir));
+        // until this one has joined it. The parent chose this process's CPU (CpuPairing).
+        CompletableFuture<App> app = Synthesis.placeWithKernel(
+                CompletableFuture.supplyAsync(() -> KarpenterApp.newApp(outdir)),
+                CpuPairing.from(System.getenv()).forCurrentThread());
         List<ClusterConfig> clusters;
         try {
             clusters = read(parent);
@@ -73,7 +77,7 @@ final class SynthesisWorker {
                 "parent-lifeline");
         lifeline.setDaemon(true);
         lifeline.start();
-        KarpenterApp.synthesize(app.join(), outdir, clusters, args[2]);
+        KarpenterApp.synthesize(app.join(), outdir, clusters, args[2], beside);
         return 0;
     }
 
