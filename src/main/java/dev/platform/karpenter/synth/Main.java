@@ -34,6 +34,8 @@ public final class Main {
         if (status != 0) {
             System.exit(status);
         }
+        // Done with the kernel: the JVM's exit need not wait for jsii's next poll of its console output.
+        KernelStderrPoll.stopIfDrainedInThisJvm();
     }
 
     /**
