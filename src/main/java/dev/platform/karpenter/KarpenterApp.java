@@ -21,7 +21,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 
 /** Wiring only: one cdktf App, four stacks per cluster, each with its own state. */
 public final class KarpenterApp {
@@ -39,7 +38,13 @@ public final class KarpenterApp {
      */
     public static void synthesize(List<ClusterConfig> clusters, Path synthDir, String stateDirFromStack)
             throws IOException {
-        synthesize(newApp(synthDir), synthDir, clusters, stateDirFromStack, ForkJoinPool.commonPool());
+        // CompletableFuture's own default: a thread per task where the common pool has a single thread.
+        synthesize(
+                newApp(synthDir),
+                synthDir,
+                clusters,
+                stateDirFromStack,
+                new CompletableFuture<Void>().defaultExecutor());
     }
 
     /**

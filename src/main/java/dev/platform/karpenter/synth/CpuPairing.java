@@ -2,6 +2,7 @@ package dev.platform.karpenter.synth;
 
 import dev.platform.karpenter.config.ConfigException;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,144 +10,202 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.stream.Stream;
 
 /**
  * Runs the thread that drives the jsii kernel and the kernel's main thread on one CPU (Linux, with taskset).
  *
- * <p>The two take turns: every jsii request waits for its answer, a few hundred per cluster. On two CPUs each turn
- * wakes an idle one, and on a virtual machine that wake costs more than most requests: a pipe round trip between two
- * processes took 12 to 46 µs across CPUs and 2.2 µs on one, and 50 clusters synthesized in 2.26 s paired against 2.68 s
- * (docs/contributing/performance.md). Only those two threads are placed. The kernel's garbage collector and
- * compilers, the JVM's compiler and the threads that render documents beside the kernel stay free to use the other
- * CPUs: pinning the whole kernel process to the CPU was slower than not pinning at all.
+ * <p>The two take turns: every jsii request waits for its answer, about 140 per cluster. On two CPUs each turn wakes
+ * an idle one, and on a virtual machine that wake costs more than most requests: a pipe round trip between two
+ * processes took 12 to 46 µs across CPUs and 2.2 µs on one, and 50 clusters synthesized in 2.26 s paired against
+ * 2.68 s (docs/contributing/performance.md). Only those two threads move. The kernel's garbage collector and
+ * compilers, the JVM's compiler and the threads that work beside the kernel keep every CPU: pinning the whole kernel
+ * process to the CPU was slower than not pinning at all.
  *
- * <p>A thread started by a placed thread inherits its CPU, so whatever the synthesizing thread needs beside it is
- * started before {@link Pair#place}. Placing is best effort: without /proc, taskset or a second CPU to use, nothing is
- * placed. {@value #VARIABLE} names the CPU (a machine whose first CPU is busy with other work), or is {@code off}.
+ * <p>A thread inherits the CPUs of the thread that starts it, so what the synthesizing thread needs beside it starts
+ * before {@link Pair#place} and the thread gets every CPU back after the synthesis ({@link Pair#release}). The CPU is
+ * the one the kernel last ran on (the scheduler's choice, which spreads concurrent synths), or with worker processes
+ * the first this process may use and the next ones for the workers. {@value #VARIABLE} names the CPU instead, or is
+ * {@code off}. Nothing moves without taskset, /proc or two processors, or when the kernel is not a process of its own
+ * (jsii's bundled launcher relays to a second one).
  */
 final class CpuPairing {
     static final String VARIABLE = "KARPENTER_SYNTH_CPU";
     static final String OFF = "off";
-    /** No placing: off, not Linux, one CPU, or a caller that shares its thread and kernel (tests). */
-    static final CpuPairing NONE = new CpuPairing(List.of(), OptionalInt.empty());
+    /** No placing: off, not Linux, one processor, or a caller that shares its thread and kernel (tests). */
+    static final CpuPairing NONE = new CpuPairing(List.of(), OptionalInt.empty(), false, null);
 
     private static final Path PROCESS_STATUS = Path.of("/proc/self/status");
     private static final Path THREAD_SELF = Path.of("/proc/thread-self");
 
     private final List<Integer> allowed;
-    private final OptionalInt cpu;
+    private final OptionalInt named;
+    private final boolean on;
+    private final PrintStream notices;
 
-    private CpuPairing(List<Integer> allowed, OptionalInt cpu) {
+    private CpuPairing(List<Integer> allowed, OptionalInt named, boolean on, PrintStream notices) {
         this.allowed = List.copyOf(allowed);
-        this.cpu = cpu;
+        this.named = named;
+        this.on = on;
+        this.notices = notices;
     }
 
     /**
-     * The CPU {@value #VARIABLE} names, else the first this process may use; {@link #NONE} when the variable says
-     * off or this system has no second CPU to leave to the other threads. A value that is neither is refused.
+     * What {@value #VARIABLE} asks for: a CPU, {@code off}, or (unset or empty) the kernel's CPU. {@link #NONE} when
+     * off or when this system has no second processor to leave to the other threads. A value that is neither is
+     * refused. {@code notices} hears of a named CPU that could not be used.
      */
-    static CpuPairing from(Map<String, String> env) {
+    static CpuPairing from(Map<String, String> env, PrintStream notices) {
         String configured = env.getOrDefault(VARIABLE, "").strip();
         if (configured.equals(OFF)) {
             return NONE;
         }
         List<Integer> allowed = allowedCpus();
-        Optional<Integer> named = configured.isEmpty() ? Optional.empty() : Optional.of(cpuNumber(configured));
-        if (named.isPresent() && (named.get() < 0 || !allowed.isEmpty() && !allowed.contains(named.get()))) {
-            throw new BadEnvironment("environment variable " + VARIABLE + " must be " + OFF + " or a CPU this process"
-                    + " may use (" + (allowed.isEmpty() ? "a number" : ranges(allowed)) + "), got "
-                    + ConfigException.quote(configured));
+        OptionalInt named = OptionalInt.empty();
+        if (!configured.isEmpty()) {
+            int cpu = configured.matches("[0-9]{1,5}") ? Integer.parseInt(configured) : -1;
+            if (cpu < 0 || !allowed.isEmpty() && !allowed.contains(cpu)) {
+                throw new BadEnvironment("environment variable " + VARIABLE + " must be " + OFF + " or a CPU this"
+                        + " process may use (" + (allowed.isEmpty() ? "a number" : ranges(allowed)) + "), got "
+                        + ConfigException.quote(configured));
+            }
+            named = OptionalInt.of(cpu);
         }
-        if (allowed.size() < 2) {
+        // availableProcessors also counts a container's CPU quota, which the allowed list does not show.
+        if (allowed.size() < 2 || Runtime.getRuntime().availableProcessors() < 2) {
             return NONE;
         }
-        return new CpuPairing(allowed, OptionalInt.of(named.orElse(allowed.get(0))));
-    }
-
-    /** A CPU number, or -1 for anything else. */
-    private static int cpuNumber(String value) {
-        return value.matches("[0-9]{1,5}") ? Integer.parseInt(value) : -1;
-    }
-
-    /** The CPU the pair goes to, if any. */
-    OptionalInt cpu() {
-        return cpu;
-    }
-
-    /** {@value #VARIABLE} for the {@code index}-th worker process: the allowed CPUs after this one's, in turn. */
-    String forWorker(int index) {
-        if (cpu.isEmpty()) {
-            return OFF;
-        }
-        return String.valueOf(allowed.get((allowed.indexOf(cpu.getAsInt()) + index) % allowed.size()));
+        return new CpuPairing(allowed, named, true, notices);
     }
 
     /**
-     * The calling thread, to be placed with the kernel once it runs: its Linux thread id, read on that thread. Empty
-     * when there is nothing to place.
+     * {@value #VARIABLE} for the {@code index}-th worker process: the allowed CPUs after this process's, in turn, and
+     * {@code off} for workers beyond them (two pairs on one CPU would only take turns).
      */
-    Optional<Pair> forCurrentThread() {
-        if (cpu.isEmpty()) {
+    String forWorker(int index) {
+        if (!on) {
+            return OFF;
+        }
+        int first = named.isPresent() ? allowed.indexOf(named.getAsInt()) : 0;
+        return index < allowed.size() ? String.valueOf(allowed.get((first + index) % allowed.size())) : OFF;
+    }
+
+    /**
+     * The calling thread, to be placed with the kernel once it runs: its Linux thread id, read on that thread. With
+     * {@code workers}, on the first allowed CPU unless one is named. Empty when nothing is to be placed.
+     */
+    Optional<Pair> forCurrentThread(boolean workers) {
+        if (!on) {
             return Optional.empty();
         }
         try {
             // "<pid>/task/<tid>"
-            String thread = Files.readSymbolicLink(THREAD_SELF).getFileName().toString();
-            return Optional.of(new Pair(cpu.getAsInt(), Long.parseLong(thread)));
+            long thread = Long.parseLong(
+                    Files.readSymbolicLink(THREAD_SELF).getFileName().toString());
+            OptionalInt cpu = named.isPresent() || !workers ? named : OptionalInt.of(allowed.get(0));
+            return Optional.of(new Pair(thread, cpu, allowed, named.isPresent() ? notices : null));
         } catch (IOException | UnsupportedOperationException | NumberFormatException e) {
             return Optional.empty();
         }
     }
 
-    /** A thread and the CPU it is to share with the kernel. */
-    record Pair(int cpu, long threadId) {
+    /**
+     * A thread to share a CPU with the kernel: {@code cpu}, or the one the kernel last ran on. {@code notices}, if
+     * any, hears when the CPU could not be used.
+     */
+    static final class Pair {
+        private final long threadId;
+        private final OptionalInt cpu;
+        private final List<Integer> allowed;
+        private final PrintStream notices;
+        private volatile boolean placed;
+
+        Pair(long threadId, OptionalInt cpu, List<Integer> allowed, PrintStream notices) {
+            this.threadId = threadId;
+            this.cpu = cpu;
+            this.allowed = List.copyOf(allowed);
+            this.notices = notices;
+        }
+
         /**
-         * Moves this pair's thread and the kernel's main thread (a Linux thread id equals its process id for a
-         * process's first thread) to the CPU; returns whether both moved. Failures leave the scheduler to place them.
+         * Moves the thread, then the kernel's main thread (a Linux thread id equals its process id for a process's
+         * first thread), to the CPU; returns whether both moved. If the kernel cannot follow, the thread gets every
+         * CPU back.
          */
         boolean place(ProcessHandle kernel) {
-            List<Optional<Process>> tasksets = List.of(taskset(kernel.pid()), taskset(threadId));
-            boolean placed = true;
-            for (Optional<Process> taskset : tasksets) {
-                try {
-                    placed &= taskset.isPresent() && taskset.get().waitFor() == 0;
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
+            int target = cpu.orElseGet(() -> lastCpu(kernel.pid()).orElse(allowed.get(0)));
+            placed = taskset(threadId, String.valueOf(target));
+            if (placed && !taskset(kernel.pid(), String.valueOf(target))) {
+                release();
+            }
+            if (!placed && notices != null) {
+                notices.println("karpenter-cdktf: " + VARIABLE + "=" + target
+                        + " not applied (taskset failed or is not installed); synthesizing without it");
             }
             return placed;
         }
 
-        private Optional<Process> taskset(long threadId) {
+        /** Gives a placed thread every CPU this process may use again. */
+        void release() {
+            if (placed) {
+                placed = !taskset(threadId, ranges(allowed));
+            }
+        }
+
+        private static boolean taskset(long threadId, String cpus) {
             try {
-                return Optional.of(
-                        new ProcessBuilder("taskset", "-p", "-c", String.valueOf(cpu), String.valueOf(threadId))
+                return new ProcessBuilder("taskset", "-p", "-c", cpus, String.valueOf(threadId))
                                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                                 .redirectError(ProcessBuilder.Redirect.DISCARD)
-                                .start());
+                                .start()
+                                .waitFor()
+                        == 0;
             } catch (IOException e) {
-                return Optional.empty();
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
             }
         }
     }
 
     /**
-     * This JVM's jsii kernel among its child processes: the only one that is not a JVM like this one (worker
-     * processes are) and has no children of its own (jsii's bundled launcher relays to a kernel it starts, which
-     * is not worth placing).
+     * The kernel's own process under {@code started} (what jsii started): itself, or the end of a chain of only
+     * children (a shell running the kernel's command without exec). Empty when that is not one process: jsii's
+     * bundled launcher runs the kernel beside itself, and a relayed kernel is not worth placing.
      */
-    static Optional<ProcessHandle> kernel(Stream<ProcessHandle> children, Optional<String> javaCommand) {
-        List<ProcessHandle> others = children.filter(ProcessHandle::isAlive)
-                .filter(child ->
-                        javaCommand.isEmpty() || !child.info().command().equals(javaCommand))
-                .limit(2)
-                .toList();
-        if (others.size() != 1 || others.get(0).children().findAny().isPresent()) {
-            return Optional.empty();
+    static Optional<ProcessHandle> kernel(ProcessHandle started) {
+        ProcessHandle process = started;
+        for (int depth = 0; depth < 4 && process.isAlive(); depth++) {
+            List<ProcessHandle> children = process.children().limit(2).toList();
+            if (children.isEmpty()) {
+                return Optional.of(process);
+            }
+            if (children.size() > 1 || isNode(process)) {
+                return Optional.empty();
+            }
+            process = children.get(0);
         }
-        return Optional.of(others.get(0));
+        return Optional.empty();
+    }
+
+    /** Whether this is Node.js itself (jsii's bundled launcher is), not a shell on the way to it. */
+    private static boolean isNode(ProcessHandle process) {
+        return process.info()
+                .command()
+                .map(command -> Path.of(command).getFileName().toString().startsWith("node"))
+                .orElse(false);
+    }
+
+    /** The CPU a process's first thread last ran on: field 39 of its /proc stat line. */
+    static OptionalInt lastCpu(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+            // The command name (field 2) may hold spaces and parentheses; fields after it follow its last ')'.
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).strip().split(" ");
+            return OptionalInt.of(Integer.parseInt(fields[39 - 3]));
+        } catch (IOException | RuntimeException e) {
+            return OptionalInt.empty();
+        }
     }
 
     /** The CPUs this process may run on, from /proc ("0-3,8"); empty where there is no such file. */

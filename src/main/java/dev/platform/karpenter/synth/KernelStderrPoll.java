@@ -1,78 +1,46 @@
 package dev.platform.karpenter.synth;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.lang.reflect.Field;
-import java.util.Optional;
-import software.amazon.jsii.JsiiEngine;
+import java.util.Map;
 
 /**
- * Ends jsii's poll of the kernel's standard error once nothing is left to read, so that the JVM exits without waiting
+ * Ends jsii's poll of the kernel's console output once nothing is left to read, so that the JVM exits without waiting
  * for it.
  *
- * <p>jsii's Java runtime reads the kernel's console output on a thread that sleeps 100 ms between polls, and its
+ * <p>jsii's Java runtime reads the kernel's standard error on a thread that sleeps 100 ms between polls, and its
  * shutdown hook waits for that sleep to end: every synth paid 0 to 100 ms at exit, and one cluster's time fell on two
- * levels 100 ms apart (docs/contributing/performance.md). After a synthesis the kernel writes nothing more until it
- * is told to exit. So when nothing waits in the pipe, the poll is interrupted: in its sleep, it stops at once; while
- * reading, it first prints what is there (an interrupt only ends a sleep). With anything unread it is left alone.
+ * levels 100 ms apart (docs/contributing/performance.md). The kernel writes its console output before it answers a
+ * request, so after a synthesis whatever it printed is in the pipe. When nothing waits there, the poll is
+ * interrupted: in its sleep, it stops at once; while reading, it first prints what is there (an interrupt only ends
+ * a sleep). With anything unread it is left alone.
  *
- * <p>Relies on internals of the pinned jsii runtime (the app refuses another version, see {@link RunSettings}): the
- * fields {@code INSTANCE} and {@code runtime} of {@link JsiiEngine}, {@code errorStreamSink} of its runtime, and the
- * sink's {@code inputStream}. {@code KernelStderrPollTest} finds them and runs the real poll.
+ * <p>The one loss: what the kernel would write while it exits, after this (the poll used to read until the kernel
+ * closed its standard error). Nothing does in a normal run; with {@value #DEBUG_VARIABLE} set, jsii traces every
+ * message, the exit's too, so the poll is left alone then.
  */
 final class KernelStderrPoll {
-    private final Thread poll;
-    private final InputStream stream;
+    static final String DEBUG_VARIABLE = "JSII_DEBUG";
 
-    KernelStderrPoll(Thread poll, InputStream stream) {
-        this.poll = poll;
-        this.stream = stream;
-    }
+    private KernelStderrPoll() {}
 
-    /** The poll of this JVM's kernel, if one was started and the runtime is the one this knows. */
-    static Optional<KernelStderrPoll> ofThisJvm() {
-        try {
-            Object engine = field(JsiiEngine.class, "INSTANCE").get(null);
-            Object runtime =
-                    engine == null ? null : field(JsiiEngine.class, "runtime").get(engine);
-            Object sink = runtime == null
-                    ? null
-                    : field(runtime.getClass(), "errorStreamSink").get(runtime);
-            if (sink instanceof Thread thread
-                    && field(thread.getClass(), "inputStream").get(thread) instanceof InputStream stream) {
-                return Optional.of(new KernelStderrPoll(thread, stream));
-            }
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            // another runtime: its poll is left as it is
+    /** Stops this JVM's poll after a completed synthesis, if it has nothing left to read. */
+    static void stopIfDrained(Map<String, String> env) {
+        if (env.containsKey(DEBUG_VARIABLE)) {
+            return;
         }
-        return Optional.empty();
-    }
-
-    /** Stops the poll after a completed synthesis of this JVM, if it has nothing left to read. */
-    static void stopIfDrainedInThisJvm() {
-        ofThisJvm().ifPresent(KernelStderrPoll::stopIfDrained);
+        JsiiInternals.consolePoll().ifPresent(KernelStderrPoll::stopIfDrained);
     }
 
     /** Interrupts the poll if it runs and nothing waits in its stream; returns whether it did. */
-    boolean stopIfDrained() {
+    static boolean stopIfDrained(JsiiInternals.ConsolePoll poll) {
         try {
-            if (!poll.isAlive() || stream.available() > 0) {
+            if (!poll.thread().isAlive() || poll.stream().available() > 0) {
                 return false;
             }
         } catch (IOException e) {
             return false;
         }
-        poll.interrupt();
+        poll.thread().interrupt();
         return true;
-    }
-
-    Thread thread() {
-        return poll;
-    }
-
-    private static Field field(Class<?> type, String name) throws NoSuchFieldException {
-        Field field = type.getDeclaredField(name);
-        field.setAccessible(true);
-        return field;
     }
 }

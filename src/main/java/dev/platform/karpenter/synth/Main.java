@@ -35,7 +35,7 @@ public final class Main {
             System.exit(status);
         }
         // Done with the kernel: the JVM's exit need not wait for jsii's next poll of its console output.
-        KernelStderrPoll.stopIfDrainedInThisJvm();
+        KernelStderrPoll.stopIfDrained(System.getenv());
     }
 
     /**
@@ -50,7 +50,7 @@ public final class Main {
     static int run(Path projectDir, Map<String, String> env, PrintStream out, PrintStream err, boolean ownsProcess) {
         try {
             RunSettings settings = RunSettings.from(projectDir, env);
-            CpuPairing pairing = CpuPairing.from(env);
+            CpuPairing pairing = CpuPairing.from(env, out);
             List<Path> tfvarsFiles = ConfigLoader.files(ConfigLoader.locate(projectDir, env, out), out);
             int processes = Synthesis.processes(tfvarsFiles.size(), env);
             OutputDirectory output = settings.output();

@@ -73,9 +73,8 @@ record RunSettings(OutputDirectory output, String stateDirFromStack, boolean und
     }
 
     /**
-     * libexec/jsii-kernel.js and {@link KernelStderrPoll} rely on internals of the pinned jsii runtime (see there);
-     * another version on the class
-     * path, e.g. from a dependency change, may break it in ways no error names.
+     * libexec/jsii-kernel.js and {@link JsiiInternals} rely on internals of the pinned jsii runtime (see there);
+     * another version on the class path, e.g. from a dependency change, may break them in ways no error names.
      */
     static void requirePinnedJsiiRuntime() {
         String pinned = version(PINNED_RESOURCE, "jsii.version");

@@ -91,6 +91,7 @@ public final class Synthesis implements AutoCloseable {
     private final ExecutorService beside;
     private final CompletableFuture<App> app;
     private CompletableFuture<App> placed;
+    private Optional<CpuPairing.Pair> pair = Optional.empty();
     private final List<Worker> workers = new ArrayList<>();
 
     private Synthesis(Path outdir, String stateDirFromStack, int clusters, int processes) {
@@ -120,8 +121,8 @@ public final class Synthesis implements AutoCloseable {
     }
 
     /**
-     * Once the kernel runs and the workers have started (a process inherits its starter's CPUs), puts the calling
-     * thread and the kernel on one CPU ({@link CpuPairing}).
+     * Once the kernel runs, puts {@code pair}'s thread and the kernel's main thread on one CPU ({@link CpuPairing});
+     * anything going wrong there leaves them where the scheduler put them.
      */
     static CompletableFuture<App> placeWithKernel(CompletableFuture<App> app, Optional<CpuPairing.Pair> pair) {
         if (pair.isEmpty()) {
@@ -129,10 +130,12 @@ public final class Synthesis implements AutoCloseable {
         }
         return app.thenApply(started -> {
             try {
-                ProcessHandle self = ProcessHandle.current();
-                CpuPairing.kernel(self.children(), self.info().command()).ifPresent(pair.get()::place);
+                JsiiInternals.kernelProcess()
+                        .map(Process::toHandle)
+                        .flatMap(CpuPairing::kernel)
+                        .ifPresent(pair.get()::place);
             } catch (RuntimeException e) {
-                // Best effort: the scheduler places them as before.
+                // Best effort: the synthesis runs as it would without.
             }
             return started;
         });
@@ -178,7 +181,9 @@ public final class Synthesis implements AutoCloseable {
             synthesis.close();
             throw e;
         }
-        synthesis.placed = placeWithKernel(synthesis.app, pairing.forCurrentThread());
+        // After the workers: a process started by a placed thread would inherit its CPU.
+        synthesis.pair = pairing.forCurrentThread(!synthesis.workers.isEmpty());
+        synthesis.placed = placeWithKernel(synthesis.app, synthesis.pair);
         return synthesis;
     }
 
@@ -192,6 +197,7 @@ public final class Synthesis implements AutoCloseable {
             workers.get(i).send(shares.get(i + 1));
         }
         KarpenterApp.synthesize(kernelReady(), outdir, shares.get(0), stateDirFromStack, beside);
+        pair.ifPresent(CpuPairing.Pair::release);
         for (Worker worker : workers) {
             worker.awaitSuccess();
         }

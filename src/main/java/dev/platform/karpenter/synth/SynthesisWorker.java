@@ -16,6 +16,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 
@@ -54,15 +55,17 @@ final class SynthesisWorker {
         ExecutorService beside = Synthesis.besideKernel();
         // The kernel starts while the parent validates and sends the configurations. No other thread uses jsii
         // until this one has joined it. The parent chose this process's CPU (CpuPairing).
-        CompletableFuture<App> app = Synthesis.placeWithKernel(
-                CompletableFuture.supplyAsync(() -> KarpenterApp.newApp(outdir)),
-                CpuPairing.from(System.getenv()).forCurrentThread());
+        Optional<CpuPairing.Pair> pair =
+                CpuPairing.from(System.getenv(), System.out).forCurrentThread(false);
+        CompletableFuture<App> app =
+                Synthesis.placeWithKernel(CompletableFuture.supplyAsync(() -> KarpenterApp.newApp(outdir)), pair);
         List<ClusterConfig> clusters;
         try {
             clusters = read(parent);
         } catch (IOException e) {
             return EXIT_ORPHANED;
         }
+        // Started by a thread that may be placed by now: it only waits, on whichever CPU.
         Thread lifeline = new Thread(
                 () -> {
                     try {
@@ -78,6 +81,7 @@ final class SynthesisWorker {
         lifeline.setDaemon(true);
         lifeline.start();
         KarpenterApp.synthesize(app.join(), outdir, clusters, args[2], beside);
+        pair.ifPresent(CpuPairing.Pair::release);
         return 0;
     }
 

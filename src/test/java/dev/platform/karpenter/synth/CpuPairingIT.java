@@ -42,7 +42,8 @@ class CpuPairingIT {
                 "taskset is not installed");
         int cpu = allowed.get(allowed.size() - 1);
         Path clusters = Files.createDirectories(project.resolve("clusters"));
-        for (String name : List.of("one", "two")) {
+        // Ten clusters: the worker gets three, so its kernel lives long enough to be seen placed.
+        for (String name : List.of("c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9")) {
             Files.writeString(
                     clusters.resolve(name + ".tfvars"), TestConfigs.tfvarsFor(name, "us-west-2", TestConfigs.V1));
         }

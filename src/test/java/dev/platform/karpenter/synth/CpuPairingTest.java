@@ -4,15 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,10 +38,9 @@ class CpuPairingTest {
 
     @Test
     void offPlacesNothingAndNeitherDoTheWorkers() {
-        CpuPairing off = CpuPairing.from(Map.of(CpuPairing.VARIABLE, "off"));
+        CpuPairing off = CpuPairing.from(Map.of(CpuPairing.VARIABLE, "off"), System.out);
 
-        assertThat(off.cpu()).isEmpty();
-        assertThat(off.forCurrentThread()).isEmpty();
+        assertThat(off.forCurrentThread(false)).isEmpty();
         assertThat(off.forWorker(1)).isEqualTo("off");
     }
 
@@ -47,7 +49,7 @@ class CpuPairingTest {
         List<Integer> allowed = linuxCpus();
 
         for (String bad : List.of("first", "-1", "1.5", String.valueOf(allowed.get(allowed.size() - 1) + 1))) {
-            assertThatThrownBy(() -> CpuPairing.from(Map.of(CpuPairing.VARIABLE, bad)))
+            assertThatThrownBy(() -> CpuPairing.from(Map.of(CpuPairing.VARIABLE, bad), System.out))
                     .as(bad)
                     .isInstanceOf(BadEnvironment.class)
                     .hasMessage("environment variable KARPENTER_SYNTH_CPU must be off or a CPU this process may use ("
@@ -56,73 +58,112 @@ class CpuPairingTest {
     }
 
     @Test
-    void theFirstAllowedCpuByDefaultAndWorkersOnTheNextOnesInTurn() {
+    void workersTakeTheNextCpusInTurnAndNoneBeyondThem() {
         List<Integer> allowed = twoOrMoreCpus();
 
-        CpuPairing pairing = CpuPairing.from(Map.of());
+        CpuPairing automatic = CpuPairing.from(Map.of(), System.out);
+        assertThat(automatic.forWorker(1)).isEqualTo(String.valueOf(allowed.get(1)));
+        assertThat(automatic.forWorker(allowed.size()))
+                .as("a pair per CPU at most")
+                .isEqualTo("off");
 
-        assertThat(pairing.cpu()).hasValue(allowed.get(0));
-        assertThat(pairing.forWorker(1)).isEqualTo(String.valueOf(allowed.get(1)));
-        assertThat(pairing.forWorker(allowed.size())).isEqualTo(String.valueOf(allowed.get(0)));
         int last = allowed.get(allowed.size() - 1);
-        CpuPairing named = CpuPairing.from(Map.of(CpuPairing.VARIABLE, String.valueOf(last)));
-        assertThat(named.cpu()).hasValue(last);
+        CpuPairing named = CpuPairing.from(Map.of(CpuPairing.VARIABLE, String.valueOf(last)), System.out);
         assertThat(named.forWorker(1)).isEqualTo(String.valueOf(allowed.get(0)));
     }
 
     @Test
-    void placesTheThreadAndTheKernelsMainThreadAndNothingElse() throws Exception {
+    void placesTheThreadAndTheKernelsMainThreadThenReleasesTheThread() throws Exception {
         List<Integer> allowed = twoOrMoreCpus();
         assumeTrue(onPath("taskset"), "taskset is not installed");
-        int cpu = allowed.get(allowed.size() - 1);
+        String cpu = String.valueOf(allowed.get(allowed.size() - 1));
         Process kernel = start("sleep", "60");
         String before = cpusOf(Path.of("/proc/thread-self"));
 
-        // On a thread of its own: a placed thread stays placed, and a pool's thread would serve other tests.
-        CompletableFuture<List<String>> seen = new CompletableFuture<>();
-        Thread synthesizing = new Thread(() -> {
-            try {
-                CpuPairing.Pair pair = CpuPairing.from(Map.of(CpuPairing.VARIABLE, String.valueOf(cpu)))
-                        .forCurrentThread()
-                        .orElseThrow();
-                boolean placed = pair.place(kernel.toHandle());
-                // A thread started by a placed thread inherits its CPU: why the synthesis starts its threads for
-                // work beside the kernel before placing.
-                CompletableFuture<String> child = new CompletableFuture<>();
-                new Thread(() -> child.complete(cpusOf(Path.of("/proc/thread-self")))).start();
-                seen.complete(List.of(String.valueOf(placed), cpusOf(Path.of("/proc/thread-self")), child.join()));
-            } catch (RuntimeException e) {
-                seen.completeExceptionally(e);
-            }
+        List<String> seen = onOwnThread(() -> {
+            CpuPairing.Pair pair = CpuPairing.from(Map.of(CpuPairing.VARIABLE, cpu), System.out)
+                    .forCurrentThread(false)
+                    .orElseThrow();
+            boolean placed = pair.place(kernel.toHandle());
+            String placedCpus = cpusOf(Path.of("/proc/thread-self"));
+            // A thread started by a placed thread inherits its CPU: why the synthesis starts its threads for work
+            // beside the kernel before placing.
+            CompletableFuture<String> child = new CompletableFuture<>();
+            new Thread(() -> child.complete(cpusOf(Path.of("/proc/thread-self")))).start();
+            String childCpus = child.join();
+            pair.release();
+            return List.of(String.valueOf(placed), placedCpus, childCpus, cpusOf(Path.of("/proc/thread-self")));
         });
-        synthesizing.start();
 
-        assertThat(seen.get()).containsExactly("true", String.valueOf(cpu), String.valueOf(cpu));
-        assertThat(cpusOf(Path.of("/proc", String.valueOf(kernel.pid())))).isEqualTo(String.valueOf(cpu));
+        assertThat(seen).containsExactly("true", cpu, cpu, CpuPairing.ranges(allowed));
+        assertThat(cpusOf(Path.of("/proc", String.valueOf(kernel.pid())))).isEqualTo(cpu);
         assertThat(cpusOf(Path.of("/proc/thread-self")))
                 .as("the test's own thread")
                 .isEqualTo(before);
     }
 
     @Test
-    void theKernelIsTheOnlyChildThatIsNeitherAJvmNorALauncher() throws IOException {
-        ProcessHandle kernel = start("sleep", "60").toHandle();
-        ProcessHandle other = start("sleep", "60").toHandle();
-        ProcessHandle launcher = start("sh", "-c", "sleep 60 & wait").toHandle();
-        Optional<String> java = Optional.of("/opt/jdk/bin/java");
-        awaitChild(launcher);
+    void withNoCpuNamedThePairGoesWhereTheKernelLastRan() throws Exception {
+        twoOrMoreCpus();
+        assumeTrue(onPath("taskset"), "taskset is not installed");
+        Process kernel = start("sleep", "60");
 
-        assertThat(CpuPairing.kernel(Stream.of(kernel), java)).contains(kernel);
-        assertThat(CpuPairing.kernel(Stream.of(kernel, other), java))
-                .as("which one?")
-                .isEmpty();
-        assertThat(CpuPairing.kernel(Stream.of(kernel), kernel.info().command()))
-                .as("a worker JVM")
-                .isEmpty();
-        assertThat(CpuPairing.kernel(Stream.of(launcher), java))
-                .as("a launcher")
-                .isEmpty();
-        assertThat(CpuPairing.kernel(Stream.empty(), java)).isEmpty();
+        String threadCpus = onOwnThread(() -> {
+            CpuPairing.Pair pair = CpuPairing.from(Map.of(), System.out)
+                    .forCurrentThread(false)
+                    .orElseThrow();
+            pair.place(kernel.toHandle());
+            return cpusOf(Path.of("/proc/thread-self"));
+        });
+
+        assertThat(threadCpus)
+                .isEqualTo(cpusOf(Path.of("/proc", String.valueOf(kernel.pid()))))
+                .isEqualTo(String.valueOf(CpuPairing.lastCpu(kernel.pid()).orElseThrow()));
+    }
+
+    @Test
+    void aNamedCpuTheKernelCannotTakeIsReportedAndTheThreadKeepsEveryCpu() throws Exception {
+        List<Integer> allowed = twoOrMoreCpus();
+        assumeTrue(onPath("taskset"), "taskset is not installed");
+        Process gone = start("true");
+        gone.waitFor();
+        ByteArrayOutputStream notices = new ByteArrayOutputStream();
+
+        List<String> seen = onOwnThread(() -> {
+            CpuPairing.Pair pair = CpuPairing.from(
+                            Map.of(CpuPairing.VARIABLE, String.valueOf(allowed.get(0))),
+                            new PrintStream(notices, true, StandardCharsets.UTF_8))
+                    .forCurrentThread(false)
+                    .orElseThrow();
+            return List.of(String.valueOf(pair.place(gone.toHandle())), cpusOf(Path.of("/proc/thread-self")));
+        });
+
+        assertThat(seen).containsExactly("false", CpuPairing.ranges(allowed));
+        assertThat(notices.toString(StandardCharsets.UTF_8))
+                .isEqualTo("karpenter-cdktf: KARPENTER_SYNTH_CPU=" + allowed.get(0)
+                        + " not applied (taskset failed or is not installed); synthesizing without it\n");
+    }
+
+    @Test
+    void theKernelIsTheProcessJsiiStartedOrTheOnlyChildOfAShellAndNeverARelay() throws Exception {
+        ProcessHandle direct = start("sleep", "60").toHandle();
+        // A compound command keeps the shell, with the command as its only child.
+        ProcessHandle shell = start("sh", "-c", "sleep 60; true").toHandle();
+        ProcessHandle twoChildren =
+                start("sh", "-c", "sleep 60 & sleep 60; wait").toHandle();
+        ProcessHandle relay = start(
+                        "node",
+                        "-e",
+                        "require('child_process').spawn('sleep', ['60']);" + " setTimeout(() => {}, 60000)")
+                .toHandle();
+        awaitChildren(shell, 1);
+        awaitChildren(twoChildren, 2);
+        awaitChildren(relay, 1);
+
+        assertThat(CpuPairing.kernel(direct)).contains(direct);
+        assertThat(CpuPairing.kernel(shell)).isEqualTo(shell.children().findFirst());
+        assertThat(CpuPairing.kernel(twoChildren)).isEmpty();
+        assertThat(CpuPairing.kernel(relay)).as("jsii's bundled launcher").isEmpty();
     }
 
     private Process start(String... command) throws IOException {
@@ -133,15 +174,30 @@ class CpuPairingTest {
         return process;
     }
 
-    private static void awaitChild(ProcessHandle process) {
-        for (int i = 0; i < 200 && process.children().findAny().isEmpty(); i++) {
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+    private static void awaitChildren(ProcessHandle process, int count) throws InterruptedException {
+        for (int i = 0; i < 500 && process.children().count() < count; i++) {
+            Thread.sleep(10);
         }
+        assertThat(process.children().count())
+                .as("children of %s", process.pid())
+                .isEqualTo(count);
+    }
+
+    /**
+     * Runs {@code work} on a thread of its own and returns its result: a placed thread stays placed, and a pool's
+     * thread would serve other tests.
+     */
+    private static <T> T onOwnThread(Supplier<T> work) throws Exception {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                result.complete(work.get());
+            } catch (RuntimeException | AssertionError e) {
+                result.completeExceptionally(e);
+            }
+        });
+        thread.start();
+        return result.get();
     }
 
     private static List<Integer> linuxCpus() {
