@@ -50,17 +50,7 @@ class CpuPairingIT {
         Path log = project.resolve("cpus.log");
         Path kernel = recordingKernel(log);
 
-        ProcessBuilder builder = new ProcessBuilder(
-                        ProcessHandle.current().info().command().orElse("java"),
-                        // As libexec/app starts a synth (C1 only, the serial collector), and its workers inherit them.
-                        "-XX:TieredStopAtLevel=1",
-                        "-XX:+UseSerialGC",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        Main.class.getName())
-                .directory(project.toFile())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.INHERIT);
+        ProcessBuilder builder = MainRuns.asProcess(project);
         builder.environment()
                 .putAll(Map.of(
                         "KARPENTER_TFVARS",

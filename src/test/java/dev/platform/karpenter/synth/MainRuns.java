@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Runs of {@link Main} as libexec/app makes them, for the tests that synthesize a whole project. */
@@ -26,5 +28,22 @@ final class MainRuns {
         int status = Main.run(project, withPath, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
 
         assertThat(status).as(err.toString()).isZero();
+    }
+
+    /**
+     * Main as a process of its own in {@code project}, with the JVM options libexec/app gives it (C1 only, the serial
+     * collector; its workers inherit them) and {@code jvmOptions}; its output discarded, its errors shown.
+     */
+    static ProcessBuilder asProcess(Path project, String... jvmOptions) {
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC"));
+        command.addAll(List.of(jvmOptions));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        return new ProcessBuilder(command)
+                .directory(project.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.INHERIT);
     }
 }

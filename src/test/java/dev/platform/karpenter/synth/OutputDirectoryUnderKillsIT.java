@@ -97,20 +97,10 @@ class OutputDirectoryUnderKillsIT {
     }
 
     private Process synth(Path tfvars, String processes) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(
-                        ProcessHandle.current().info().command().orElse("java"),
-                        // As libexec/app starts a synth (C1 only, the serial collector), and its workers inherit them.
-                        "-XX:TieredStopAtLevel=1",
-                        "-XX:+UseSerialGC",
-                        // jsii unpacks its modules into the temporary directory and deletes them at exit, which a
-                        // killed run never reaches: kept inside the test's directory, they go with it.
-                        "-Djava.io.tmpdir=" + Files.createDirectories(project.resolve("tmp")),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        Main.class.getName())
-                .directory(project.toFile())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.INHERIT);
+        // jsii unpacks its modules into the temporary directory and deletes them at exit, which a killed run never
+        // reaches: kept inside the test's directory, they go with it.
+        ProcessBuilder builder =
+                MainRuns.asProcess(project, "-Djava.io.tmpdir=" + Files.createDirectories(project.resolve("tmp")));
         builder.environment()
                 .putAll(Map.of(
                         "KARPENTER_TFVARS",
