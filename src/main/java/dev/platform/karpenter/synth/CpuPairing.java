@@ -32,20 +32,20 @@ final class CpuPairing {
     static final String VARIABLE = "KARPENTER_SYNTH_CPU";
     static final String OFF = "off";
     /** No placing: off, not Linux, one processor, or a caller that shares its thread and kernel (tests). */
-    static final CpuPairing NONE = new CpuPairing(List.of(), OptionalInt.empty(), false, null);
+    static final CpuPairing NONE = new CpuPairing(List.of(), OptionalInt.empty(), null);
 
     private static final Path PROCESS_STATUS = Path.of("/proc/self/status");
     private static final Path THREAD_SELF = Path.of("/proc/thread-self");
 
+    /** The CPUs this process may use; none for {@link #NONE}. */
     private final List<Integer> allowed;
+
     private final OptionalInt named;
-    private final boolean on;
     private final PrintStream notices;
 
-    private CpuPairing(List<Integer> allowed, OptionalInt named, boolean on, PrintStream notices) {
+    private CpuPairing(List<Integer> allowed, OptionalInt named, PrintStream notices) {
         this.allowed = List.copyOf(allowed);
         this.named = named;
-        this.on = on;
         this.notices = notices;
     }
 
@@ -74,7 +74,7 @@ final class CpuPairing {
         if (allowed.size() < 2 || Runtime.getRuntime().availableProcessors() < 2) {
             return NONE;
         }
-        return new CpuPairing(allowed, named, true, notices);
+        return new CpuPairing(allowed, named, notices);
     }
 
     /**
@@ -82,7 +82,7 @@ final class CpuPairing {
      * {@code off} for workers beyond them (two pairs on one CPU would only take turns).
      */
     String forWorker(int index) {
-        if (!on) {
+        if (allowed.isEmpty()) {
             return OFF;
         }
         int first = named.isPresent() ? allowed.indexOf(named.getAsInt()) : 0;
@@ -94,7 +94,7 @@ final class CpuPairing {
      * {@code workers}, on the first allowed CPU unless one is named. Empty when nothing is to be placed.
      */
     Optional<Pair> forCurrentThread(boolean workers) {
-        if (!on) {
+        if (allowed.isEmpty()) {
             return Optional.empty();
         }
         try {
