@@ -23,8 +23,9 @@ import java.util.OptionalInt;
  *
  * <p>A thread inherits the CPUs of the thread that starts it, so what the synthesizing thread needs beside it starts
  * before {@link Pair#place} and the thread gets every CPU back after the synthesis ({@link Pair#release}). The CPU is
- * the one the kernel last ran on (the scheduler's choice, which spreads concurrent synths), or with worker processes
- * the first this process may use and the next ones for the workers. {@value #VARIABLE} names the CPU instead, or is
+ * the one the kernel last ran on (the scheduler's choice), or with worker processes the first this process may use
+ * and the next ones for the workers. A pair cannot leave its CPU, so it is watched: crowded there (another synth's
+ * pair on the same CPU, a process held to it), both threads get every CPU back. {@value #VARIABLE} names the CPU instead, or is
  * {@code off}. Nothing moves without taskset, /proc or two processors, or when the kernel is not a process of its own
  * (jsii's bundled launcher relays to a second one).
  */
@@ -35,6 +36,14 @@ final class CpuPairing {
     static final CpuPairing NONE = new CpuPairing(List.of(), OptionalInt.empty(), null);
 
     private static final Path PROCESS_STATUS = Path.of("/proc/self/status");
+    /**
+     * The share of its CPU below which a pair counts as crowded, and is let go. Alone, a pair ran 70 to 97 % of the
+     * time in quarter-second windows; beside another synth's pair or a process held to that CPU, 30 to 49 %.
+     */
+    static final double CROWDED_SHARE = 0.55;
+
+    static final long WATCH_MILLIS = 250;
+
     private static final Path THREAD_SELF = Path.of("/proc/thread-self");
 
     /** The CPUs this process may use; none for {@link #NONE}. */
@@ -109,8 +118,8 @@ final class CpuPairing {
     }
 
     /**
-     * A thread to share a CPU with the kernel: {@code cpu}, or the one the kernel last ran on. {@code notices}, if
-     * any, hears when the CPU could not be used.
+     * A thread to share a CPU with the kernel: {@code cpu}, or the one the kernel last ran on. {@code notices}, if any,
+     * hears when the CPU could not be used.
      */
     static final class Pair {
         private final long threadId;
@@ -118,6 +127,7 @@ final class CpuPairing {
         private final List<Integer> allowed;
         private final PrintStream notices;
         private volatile boolean placed;
+        private volatile long kernelPid;
 
         Pair(long threadId, OptionalInt cpu, List<Integer> allowed, PrintStream notices) {
             this.threadId = threadId;
@@ -129,25 +139,81 @@ final class CpuPairing {
         /**
          * Moves the thread, then the kernel's main thread (a Linux thread id equals its process id for a process's
          * first thread), to the CPU; returns whether both moved. If the kernel cannot follow, the thread gets every
-         * CPU back.
+         * CPU back. Then watches the pair: should something else crowd that CPU (another synth's pair, a process held
+         * to it), neither could leave, so both get every CPU back.
          */
         boolean place(ProcessHandle kernel) {
-            int target = cpu.orElseGet(() -> lastCpu(kernel.pid()).orElse(allowed.get(0)));
+            kernelPid = kernel.pid();
+            int target = cpu.orElseGet(() -> lastCpu(kernelPid).orElse(allowed.get(0)));
+            // Made before the move: a thread started by a placed one would share its CPU.
+            Thread watcher = new Thread(this::watch, "cpu-pairing-watch");
+            watcher.setDaemon(true);
             placed = taskset(threadId, String.valueOf(target));
-            if (placed && !taskset(kernel.pid(), String.valueOf(target))) {
+            if (placed && !taskset(kernelPid, String.valueOf(target))) {
                 release();
             }
-            if (!placed && notices != null) {
-                notices.println("karpenter-cdktf: " + VARIABLE + "=" + target
-                        + " not applied (taskset failed or is not installed); synthesizing without it");
+            if (!placed) {
+                if (notices != null) {
+                    notices.println("karpenter-cdktf: " + VARIABLE + "=" + target
+                            + " not applied (taskset failed or is not installed); synthesizing without it");
+                }
+                return false;
             }
+            watcher.start();
+            return true;
+        }
+
+        /** Gives a placed thread every CPU this process may use again, and stops the watch. */
+        synchronized void release() {
+            if (placed) {
+                taskset(threadId, ranges(allowed));
+                placed = false;
+            }
+        }
+
+        /** Both threads get every CPU back. */
+        private synchronized void unpair() {
+            if (placed) {
+                taskset(threadId, ranges(allowed));
+                taskset(kernelPid, ranges(allowed));
+                placed = false;
+            }
+        }
+
+        /** Whether the thread is placed (and the watch on). */
+        boolean placed() {
             return placed;
         }
 
-        /** Gives a placed thread every CPU this process may use again. */
-        void release() {
-            if (placed) {
-                placed = !taskset(threadId, ranges(allowed));
+        /** Every {@value #WATCH_MILLIS} ms: the pair's share of its CPU, from the scheduler's run times. */
+        private void watch() {
+            Path threadStat = Path.of("/proc/self/task", String.valueOf(threadId), "schedstat");
+            Path kernelStat = Path.of("/proc", String.valueOf(kernelPid), "schedstat");
+            long since = System.nanoTime();
+            long ran = runNanos(threadStat) + runNanos(kernelStat);
+            while (placed) {
+                try {
+                    Thread.sleep(WATCH_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long now = System.nanoTime();
+                long running = runNanos(threadStat) + runNanos(kernelStat);
+                if (running - ran < CROWDED_SHARE * (now - since)) {
+                    unpair();
+                    return;
+                }
+                since = now;
+                ran = running;
+            }
+        }
+
+        /** A thread's time on a CPU so far, the first field of its schedstat; 0 once it is gone. */
+        private static long runNanos(Path schedstat) {
+            try {
+                return Long.parseLong(Files.readString(schedstat).split(" ")[0]);
+            } catch (IOException | RuntimeException e) {
+                return 0;
             }
         }
 

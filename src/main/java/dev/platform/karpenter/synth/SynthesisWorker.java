@@ -54,18 +54,14 @@ final class SynthesisWorker {
         Path outdir = Path.of(args[1]);
         ExecutorService beside = Synthesis.besideKernel();
         // The kernel starts while the parent validates and sends the configurations. No other thread uses jsii
-        // until this one has joined it. The parent chose this process's CPU (CpuPairing).
-        Optional<CpuPairing.Pair> pair =
-                CpuPairing.from(System.getenv(), System.out).forCurrentThread(false);
-        CompletableFuture<App> app =
-                Synthesis.placeWithKernel(CompletableFuture.supplyAsync(() -> KarpenterApp.newApp(outdir)), pair);
+        // until this one has joined it.
+        CompletableFuture<App> app = CompletableFuture.supplyAsync(() -> KarpenterApp.newApp(outdir));
         List<ClusterConfig> clusters;
         try {
             clusters = read(parent);
         } catch (IOException e) {
             return EXIT_ORPHANED;
         }
-        // Started by a thread that may be placed by now: it only waits, on whichever CPU.
         Thread lifeline = new Thread(
                 () -> {
                     try {
@@ -80,7 +76,10 @@ final class SynthesisWorker {
                 "parent-lifeline");
         lifeline.setDaemon(true);
         lifeline.start();
-        KarpenterApp.synthesize(app.join(), outdir, clusters, args[2], beside);
+        // On the CPU the parent chose (CpuPairing), now that there is work: an idle pair would be let go.
+        Optional<CpuPairing.Pair> pair =
+                CpuPairing.from(System.getenv(), System.out).forCurrentThread(false);
+        KarpenterApp.synthesize(Synthesis.placeWithKernel(app, pair).join(), outdir, clusters, args[2], beside);
         pair.ifPresent(CpuPairing.Pair::release);
         return 0;
     }
