@@ -25,9 +25,9 @@ import java.util.OptionalInt;
  * before {@link Pair#place} and the thread gets every CPU back after the synthesis ({@link Pair#release}). The CPU is
  * the one the kernel last ran on (the scheduler's choice), or with worker processes the first this process may use
  * and the next ones for the workers. A pair cannot leave its CPU, so it is watched: crowded there (another synth's
- * pair on the same CPU, a process held to it), both threads get every CPU back. {@value #VARIABLE} names the CPU instead, or is
- * {@code off}. Nothing moves without taskset, /proc or two processors, or when the kernel is not a process of its own
- * (jsii's bundled launcher relays to a second one).
+ * pair on the same CPU, a process held to it), both threads get every CPU back. {@value #VARIABLE} names the CPU
+ * instead, or is {@code off}. Nothing moves without taskset, /proc or two processors, or when the kernel is not a
+ * process of its own (jsii's bundled launcher relays to a second one).
  */
 final class CpuPairing {
     static final String VARIABLE = "KARPENTER_SYNTH_CPU";
@@ -41,7 +41,7 @@ final class CpuPairing {
      * time in quarter-second windows; beside another synth's pair or a process held to that CPU, 30 to 49 %.
      */
     static final double CROWDED_SHARE = 0.55;
-
+    /** How often the watch looks: a crowded pair loses at most this much before it is let go. */
     static final long WATCH_MILLIS = 250;
 
     private static final Path THREAD_SELF = Path.of("/proc/thread-self");
