@@ -1,7 +1,6 @@
 package dev.platform.karpenter.synth;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.platform.karpenter.testing.IntegrationTest;
 import dev.platform.karpenter.testing.TestConfigs;
@@ -14,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,12 +32,7 @@ class CpuPairingIT {
 
     @Test
     void eachProcessSharesOneCpuWithItsKernelAndWorkersTakeTheNext() throws Exception {
-        List<Integer> allowed = CpuPairing.allowedCpus();
-        assumeTrue(allowed.size() >= 2, "fewer than two CPUs: nothing to place");
-        assumeTrue(
-                Stream.of(System.getenv("PATH").split(":"))
-                        .anyMatch(dir -> Files.isExecutable(Path.of(dir, "taskset"))),
-                "taskset is not installed");
+        List<Integer> allowed = CpuPairingTest.placeableCpus();
         int cpu = allowed.get(allowed.size() - 1);
         Path clusters = Files.createDirectories(project.resolve("clusters"));
         // Ten clusters: the worker gets three, so its kernel lives long enough to be seen placed.

@@ -75,8 +75,7 @@ class CpuPairingTest {
 
     @Test
     void placesTheThreadAndTheKernelsMainThreadThenReleasesTheThread() throws Exception {
-        List<Integer> allowed = twoOrMoreCpus();
-        assumeTrue(onPath("taskset"), "taskset is not installed");
+        List<Integer> allowed = placeableCpus();
         String cpu = String.valueOf(allowed.get(allowed.size() - 1));
         Process kernel = start("sleep", "60");
         String before = cpusOf(Path.of("/proc/thread-self"));
@@ -107,8 +106,7 @@ class CpuPairingTest {
 
     @Test
     void withNoCpuNamedBothGoToOneCpuOfTheirChoosing() throws Exception {
-        List<Integer> allowed = twoOrMoreCpus();
-        assumeTrue(onPath("taskset"), "taskset is not installed");
+        List<Integer> allowed = placeableCpus();
         Process kernel = start("sleep", "60");
 
         List<String> cpus = onOwnThread(() -> {
@@ -127,8 +125,7 @@ class CpuPairingTest {
 
     @Test
     void aNamedCpuTheKernelCannotTakeIsReportedAndTheThreadKeepsEveryCpu() throws Exception {
-        List<Integer> allowed = twoOrMoreCpus();
-        assumeTrue(onPath("taskset"), "taskset is not installed");
+        List<Integer> allowed = placeableCpus();
         Process gone = start("true");
         gone.waitFor();
         ByteArrayOutputStream notices = new ByteArrayOutputStream();
@@ -154,8 +151,7 @@ class CpuPairingTest {
      */
     @Test
     void aPairCrowdedOnItsCpuGetsEveryCpuBack() throws Exception {
-        List<Integer> allowed = twoOrMoreCpus();
-        assumeTrue(onPath("taskset"), "taskset is not installed");
+        List<Integer> allowed = placeableCpus();
         String cpu = String.valueOf(allowed.get(allowed.size() - 1));
         start("taskset", "-c", cpu, "sh", "-c", "while :; do :; done");
         Process kernel = start("sleep", "60");
@@ -238,9 +234,18 @@ class CpuPairingTest {
         return allowed;
     }
 
+    /** The CPUs this process may use, where CpuPairing places anything (the IT's precondition too). */
+    static List<Integer> placeableCpus() {
+        List<Integer> allowed = twoOrMoreCpus();
+        assumeTrue(onPath("taskset"), "taskset is not installed");
+        return allowed;
+    }
+
     private static List<Integer> twoOrMoreCpus() {
         List<Integer> allowed = linuxCpus();
-        assumeTrue(allowed.size() >= 2, "one CPU: nothing to place");
+        assumeTrue(
+                allowed.size() >= 2 && Runtime.getRuntime().availableProcessors() >= 2,
+                "one CPU or a one-processor quota: nothing to place");
         return allowed;
     }
 
