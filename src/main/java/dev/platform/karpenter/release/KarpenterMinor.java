@@ -24,9 +24,9 @@ import java.util.Set;
 /**
  * The release table: every Karpenter minor this project supports, oldest first, one row each. Everything that
  * depends on the release is derived from these rows (what is supported, the newest release, the upgrade path and its
- * stations, the README's Versions table); the Kubernetes range of each is upstream's compatibility.yaml, shipped
- * beside this class. Adding a minor is adding its row and copying its upstream files (README, "Adding a Karpenter
- * release").
+ * stations, the README's Versions table); the Kubernetes range of each is upstream's support matrix, derived into
+ * the table beside this class ({@link KubernetesSupport}). Adding a minor is adding its row and deriving its facts
+ * (docs/contributing/adding-a-release.md).
  */
 public enum KarpenterMinor {
     // spotless:off

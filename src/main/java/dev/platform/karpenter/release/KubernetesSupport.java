@@ -2,41 +2,27 @@ package dev.platform.karpenter.release;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.events.CollectionEndEvent;
-import org.yaml.snakeyaml.events.CollectionStartEvent;
-import org.yaml.snakeyaml.events.DocumentStartEvent;
-import org.yaml.snakeyaml.events.Event;
-import org.yaml.snakeyaml.events.MappingStartEvent;
-import org.yaml.snakeyaml.events.ScalarEvent;
-import org.yaml.snakeyaml.events.SequenceStartEvent;
-import org.yaml.snakeyaml.events.StreamStartEvent;
-import org.yaml.snakeyaml.parser.Parser;
-import org.yaml.snakeyaml.parser.ParserImpl;
-import org.yaml.snakeyaml.reader.StreamReader;
 
 /**
- * Upstream's Kubernetes support matrix, read from the copy of its compatibility.yaml shipped beside this class
- * (hack/docs/compatibilitymatrix_gen/compatibility.yaml of aws/karpenter-provider-aws): which Kubernetes minors each
- * Karpenter minor supports, with the patch-level exceptions upstream lists (1.0.5 added Kubernetes 1.31 to the 1.0
- * series).
+ * Which Kubernetes minors each Karpenter minor supports, with the patch-level exceptions upstream lists (1.0.5 added
+ * Kubernetes 1.31 to the 1.0 series): our own table ({@value #RESOURCE}, beside this class), which the vendoring tool
+ * derives from upstream's support matrix (hack/docs/compatibilitymatrix_gen/compatibility.yaml of
+ * aws/karpenter-provider-aws) and whose first lines name the tag and commit it comes from.
  */
 public final class KubernetesSupport {
-    static final String RESOURCE = "compatibility.yaml";
+    public static final String RESOURCE = "kubernetes-support.tsv";
+    /** The table's column names, its first line that is not a comment. */
+    static final String HEADER = "karpenter\tkubernetes_min\tkubernetes_max";
 
     /**
      * One row of the matrix.
@@ -62,11 +48,6 @@ public final class KubernetesSupport {
         boolean appliesTo(int releaseMajor, int releaseMinor, int releasePatch) {
             return major == releaseMajor && minor == releaseMinor && releasePatch >= fromPatch;
         }
-    }
-
-    /** The file's shape; versions read as strings, so 1.30 stays "1.30" (as a number it would be 1.3). */
-    record MatrixFile(String name, List<Entry> compatibility) {
-        record Entry(String appVersion, String minK8sVersion, String maxK8sVersion) {}
     }
 
     private static final Pattern APP_VERSION = Pattern.compile("(\\d+)\\.(\\d+)\\.(x|\\d+)");
@@ -153,128 +134,67 @@ public final class KubernetesSupport {
             if (in == null) {
                 throw new IllegalStateException("the app is built without its " + RESOURCE);
             }
-            // SnakeYAML's event parser, not its Yaml facade or a Jackson YAMLMapper: the matrix is read in every
-            // synth, and either costs more to set up than reading the whole file (about 60 ms of a synth's start).
-            return rows(matrixFile(new InputStreamReader(in, StandardCharsets.UTF_8)));
-        } catch (ClassCastException | NullPointerException e) {
-            throw new IllegalStateException("the shipped " + RESOURCE + " is not upstream's matrix layout", e);
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the shipped " + RESOURCE, e);
         }
     }
 
-    /**
-     * Read from the parser's events, so that scalars keep their text: an unquoted 1.30 stays "1.30", not 1.3. The
-     * layout is upstream's: a mapping whose "compatibility" is a list of mappings of scalars; other keys are skipped.
-     */
-    static MatrixFile matrixFile(Reader reader) {
-        return matrixFile(new ParserImpl(new StreamReader(reader), new LoaderOptions()));
-    }
-
-    private static MatrixFile matrixFile(Parser parser) {
-        expect(parser, StreamStartEvent.class);
-        expect(parser, DocumentStartEvent.class);
-        expect(parser, MappingStartEvent.class);
-        String name = null;
-        List<MatrixFile.Entry> entries = null;
-        while (!parser.checkEvent(Event.ID.MappingEnd)) {
-            String key = scalar(parser);
-            if (key.equals("compatibility")) {
-                expect(parser, SequenceStartEvent.class);
-                entries = new ArrayList<>();
-                while (!parser.checkEvent(Event.ID.SequenceEnd)) {
-                    Map<String, String> entry = scalars(parser);
-                    entries.add(new MatrixFile.Entry(
-                            entry.get("appVersion"), entry.get("minK8sVersion"), entry.get("maxK8sVersion")));
-                }
-                parser.getEvent();
-            } else if (key.equals("name")) {
-                name = scalar(parser);
-            } else {
-                skipValue(parser);
+    /** The rows of a table {@link #table} wrote. */
+    static List<Row> parse(String table) {
+        List<Row> rows = new ArrayList<>();
+        for (String line : table.split("\n")) {
+            if (line.isBlank() || line.startsWith("#") || line.equals(HEADER)) {
+                continue;
             }
-        }
-        if (entries == null) {
-            throw new IllegalStateException(
-                    "the shipped " + RESOURCE + " is not upstream's matrix layout: no compatibility");
-        }
-        return new MatrixFile(name, entries);
-    }
-
-    /** A mapping's scalar values by key (other values skipped), its end consumed. */
-    private static Map<String, String> scalars(Parser parser) {
-        expect(parser, MappingStartEvent.class);
-        Map<String, String> fields = new LinkedHashMap<>();
-        while (!parser.checkEvent(Event.ID.MappingEnd)) {
-            String key = scalar(parser);
-            if (parser.checkEvent(Event.ID.Scalar)) {
-                fields.put(key, scalar(parser));
-            } else {
-                skipValue(parser);
+            String[] cells = line.split("\t");
+            if (cells.length != 3) {
+                throw new IllegalStateException(RESOURCE + ": not KARPENTER<TAB>MIN<TAB>MAX: " + line);
             }
-        }
-        parser.getEvent();
-        return fields;
-    }
-
-    private static String scalar(Parser parser) {
-        return expect(parser, ScalarEvent.class).getValue();
-    }
-
-    private static void skipValue(Parser parser) {
-        int depth = 0;
-        do {
-            Event event = parser.getEvent();
-            if (event instanceof CollectionStartEvent) {
-                depth++;
-            } else if (event instanceof CollectionEndEvent) {
-                depth--;
-            }
-        } while (depth > 0);
-    }
-
-    /** The next event, which must be of {@code type} (the ClassCastException says the layout is not upstream's). */
-    private static <E extends Event> E expect(Parser parser, Class<E> type) {
-        return type.cast(parser.getEvent());
-    }
-
-    /** The rows of {@code file}; upstream repeats some rows identically (1.12.x and others), which count once. */
-    static List<Row> rows(MatrixFile file) {
-        Set<Row> rows = new LinkedHashSet<>();
-        for (MatrixFile.Entry entry : file.compatibility()) {
-            Row row = row(entry);
-            rows.stream()
-                    .filter(other -> other.major() == row.major()
-                            && other.minor() == row.minor()
-                            && other.fromPatch() == row.fromPatch()
-                            && !other.equals(row))
-                    .findFirst()
-                    .ifPresent(other -> {
-                        throw new IllegalStateException(RESOURCE + " lists " + row.appVersion() + " twice, as "
-                                + other.kubernetes() + " and as " + row.kubernetes());
-                    });
-            rows.add(row);
+            rows.add(row(cells[0], cells[1], cells[2]));
         }
         return List.copyOf(rows);
     }
 
-    private static Row row(MatrixFile.Entry entry) {
-        Matcher version = APP_VERSION.matcher(entry.appVersion());
+    /**
+     * The table of {@code rows}, after comment lines saying where it comes from: what {@value #RESOURCE} holds.
+     */
+    public static String table(List<Row> rows, List<String> provenance) {
+        StringBuilder out = new StringBuilder();
+        provenance.forEach(line -> out.append("# ").append(line).append('\n'));
+        out.append(HEADER).append('\n');
+        for (Row row : rows) {
+            out.append(row.appVersion())
+                    .append('\t')
+                    .append(row.kubernetes().min())
+                    .append('\t')
+                    .append(row.kubernetes().max())
+                    .append('\n');
+        }
+        return out.toString();
+    }
+
+    /**
+     * A row from upstream's spelling: {@code appVersion} "0.30.x" or "1.0.5", the Kubernetes versions "1.23";
+     * anything else is refused, naming the value.
+     */
+    public static Row row(String appVersion, String minKubernetes, String maxKubernetes) {
+        Matcher version = APP_VERSION.matcher(appVersion == null ? "" : appVersion);
         if (!version.matches()) {
-            throw new IllegalStateException(RESOURCE + ": appVersion " + entry.appVersion() + " is not MAJOR.MINOR.x");
+            throw new IllegalStateException("appVersion " + appVersion + " is not MAJOR.MINOR.x or MAJOR.MINOR.PATCH");
         }
         int fromPatch = version.group(3).equals("x") ? 0 : Integer.parseInt(version.group(3));
         return new Row(
                 Integer.parseInt(version.group(1)),
                 Integer.parseInt(version.group(2)),
                 fromPatch,
-                new KubernetesRange(kubernetesMinor(entry.minK8sVersion()), kubernetesMinor(entry.maxK8sVersion())));
+                new KubernetesRange(kubernetesMinor(minKubernetes), kubernetesMinor(maxKubernetes)));
     }
 
     private static int kubernetesMinor(String version) {
         Matcher matcher = KUBERNETES_VERSION.matcher(version == null ? "" : version);
         if (!matcher.matches()) {
-            throw new IllegalStateException(RESOURCE + ": Kubernetes version " + version + " is not 1.MINOR");
+            throw new IllegalStateException("Kubernetes version " + version + " is not 1.MINOR");
         }
         return Integer.parseInt(matcher.group(1));
     }

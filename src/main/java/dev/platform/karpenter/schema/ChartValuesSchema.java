@@ -1,8 +1,14 @@
 package dev.platform.karpenter.schema;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.release.KarpenterRelease;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.Reader;
-import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -25,8 +31,10 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
 
 /**
- * The values one release's karpenter chart declares, read from the values.yaml shipped for its minor: which keys
- * exist, and what kind of value each takes, judged from the chart's default.
+ * The values one release's karpenter chart declares: which keys exist, and what kind of value each takes, judged
+ * from the chart's default. Derived from upstream's values.yaml by the vendoring tool ({@link #parse}) and shipped
+ * per minor as our own facts file ({@value #FACTS_FILE}: paths, kinds and defaults, no comments), which the app reads
+ * ({@link #of}).
  *
  * <p>A map is a set of declared keys, except where it is open: an empty map ({@code podAnnotations: {}}), or a map
  * documented as a whole ({@code # -- Affinity rules...} above {@code affinity:}, with no documented key under it:
@@ -84,6 +92,10 @@ public final class ChartValuesSchema {
             List.of("initContainers"), Kind.LIST,
             List.of("podDisruptionBudget", "maxUnavailable"), Kind.INTEGER_OR_STRING);
 
+    /** The facts file of a minor, beside its release.properties. */
+    public static final String FACTS_FILE = "chart-values.json";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Map<String, ChartValuesSchema> BY_MINOR = new ConcurrentHashMap<>();
     private static final Pattern BARE_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
     private static final LevenshteinDistance DISTANCE = LevenshteinDistance.getDefaultInstance();
@@ -100,19 +112,90 @@ public final class ChartValuesSchema {
         this.version = version;
     }
 
-    /** The schema of {@code release}'s chart, from the values.yaml shipped for its minor (ReleaseSchemas). */
+    /** The schema of {@code release}'s chart, from the facts shipped for its minor (ReleaseSchemas). */
     public static ChartValuesSchema of(KarpenterRelease release) {
-        // Only the values.yaml and its tag: the CRDs, which ReleaseSchemas.of compiles, are not needed here.
-        return BY_MINOR.computeIfAbsent(
-                ReleaseSchemas.minor(release),
-                minor -> parse(
-                        new StringReader(ReleaseSchemas.valuesYaml(minor)),
-                        ReleaseSchemas.releaseProperties(minor)
-                                .getProperty("tag")
-                                .replaceFirst("^v", "")));
+        // Only the chart's facts: the CRDs, which ReleaseSchemas.of compiles, are not needed here.
+        return BY_MINOR.computeIfAbsent(ReleaseSchemas.minor(release), minor -> {
+            try (InputStream in = ReleaseSchemas.resource(minor, FACTS_FILE)) {
+                return fromFacts(in);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
     }
 
-    /** The schema of a values.yaml text, of the Karpenter release {@code version} (for messages). */
+    /**
+     * The facts file of this schema: where it was derived from, then every value (its path, kind and, for
+     * scalars, the chart's default) one per line in values.yaml's order. The same schema gives the same bytes.
+     */
+    public byte[] facts(String repository, String tag, String commit, String path) {
+        try {
+            StringBuilder out = new StringBuilder("{\"derivedFrom\": ");
+            ObjectNode source = JSON.createObjectNode()
+                    .put("repository", repository)
+                    .put("tag", tag)
+                    .put("commit", commit)
+                    .put("path", path);
+            out.append(JSON.writeValueAsString(source)).append(",\n\"values\": [");
+            String separator = "\n";
+            for (Value value : values()) {
+                ObjectNode line = JSON.createObjectNode();
+                value.path().forEach(line.putArray("path")::add);
+                line.put("kind", value.kind().name());
+                if (value.chartDefault() != null) {
+                    line.put("default", value.chartDefault());
+                }
+                out.append(separator).append(JSON.writeValueAsString(line));
+                separator = ",\n";
+            }
+            return out.append("\n]}\n").toString().getBytes(StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The schema a facts file ({@link #facts}) describes. */
+    public static ChartValuesSchema fromFacts(InputStream facts) throws IOException {
+        JsonNode document = JSON.readTree(facts);
+        Map<String, Object> root = new LinkedHashMap<>();
+        for (JsonNode value : document.path("values")) {
+            Map<String, Object> parent = root;
+            JsonNode path = value.path("path");
+            for (int i = 0; i < path.size() - 1; i++) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> inner = (Map<String, Object>)
+                        parent.computeIfAbsent(path.get(i).asText(), key -> new LinkedHashMap<String, Object>());
+                parent = inner;
+            }
+            JsonNode chartDefault = value.path("default");
+            parent.put(
+                    path.get(path.size() - 1).asText(),
+                    new Declared(
+                            Kind.valueOf(value.path("kind").asText()),
+                            chartDefault.isMissingNode() ? null : chartDefault.asText(),
+                            Map.of()));
+        }
+        String tag = document.at("/derivedFrom/tag").asText();
+        return new ChartValuesSchema(declaredObject(root), tag.replaceFirst("^v", ""));
+    }
+
+    /** The read tree of maps (declared objects) and leaves as one declared object. */
+    private static Declared declaredObject(Map<String, Object> tree) {
+        Map<String, Declared> children = new LinkedHashMap<>();
+        tree.forEach((key, child) ->
+                children.put(key, child instanceof Declared leaf ? leaf : declaredObject(castTree(child))));
+        return new Declared(Kind.OBJECT, null, Collections.unmodifiableMap(children));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> castTree(Object tree) {
+        return (Map<String, Object>) tree;
+    }
+
+    /**
+     * The schema of a values.yaml text, of the Karpenter release {@code version} (for messages): how the vendoring
+     * tool derives the facts.
+     */
     public static ChartValuesSchema parse(Reader valuesYaml, String version) {
         LoaderOptions options = new LoaderOptions();
         options.setProcessComments(true);

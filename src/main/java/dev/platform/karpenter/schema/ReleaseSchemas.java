@@ -6,7 +6,6 @@ import dev.platform.karpenter.release.KarpenterRelease;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,10 +14,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.GZIPInputStream;
 
 /**
- * The schemas of one supported minor, read from the upstream files shipped with the app
- * ({@code versions/releases/MAJOR.MINOR/}, see its README): the CRDs of that minor's newest patch, and its chart
- * {@code values.yaml}. A release is only ever judged by its own minor's files; they are read on first use and kept
- * for the process (every cluster on that minor shares them). Thread-safe.
+ * The schemas of one supported minor, read from the facts shipped with the app ({@code release/releases/MAJOR.MINOR/},
+ * see its README), derived from that minor's newest patch: its CRDs without descriptions, and its chart values
+ * ({@link ChartValuesSchema}). A release is only ever judged by its own minor's facts; they are read on first use and
+ * kept for the process (every cluster on that minor shares them). Thread-safe.
  */
 public final class ReleaseSchemas {
     /** Where the shipped files are on the class path. */
@@ -83,11 +82,6 @@ public final class ReleaseSchemas {
         return List.copyOf(relative);
     }
 
-    /** The minor's chart {@code values.yaml}, exactly as upstream wrote it at {@link #upstreamTag()}. */
-    public String valuesYaml() {
-        return valuesYaml(minor);
-    }
-
     @Override
     public String toString() {
         return "schemas of Karpenter " + minor + ".x (" + upstreamTag + ")";
@@ -127,16 +121,8 @@ public final class ReleaseSchemas {
         return release;
     }
 
-    /** The minor's chart values.yaml, without reading the CRDs (the chart values need nothing else). */
-    static String valuesYaml(String minor) {
-        try (InputStream in = resource(minor, "values.yaml")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static InputStream resource(String minor, String file) {
+    /** One of the minor's shipped files. */
+    static InputStream resource(String minor, String file) {
         InputStream in = ReleaseSchemas.class.getResourceAsStream(ROOT + minor + "/" + file);
         if (in == null) {
             throw new IllegalStateException("the shipped files of Karpenter " + minor + ".x lack " + file);

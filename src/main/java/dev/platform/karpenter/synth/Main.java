@@ -30,27 +30,16 @@ public final class Main {
     public static void main(String[] args) throws IOException {
         int status = args.length > 0 && args[0].equals(SynthesisWorker.ARGUMENT)
                 ? SynthesisWorker.run(args, System.in)
-                : run(Path.of("").toAbsolutePath(), System.getenv(), System.out, System.err, true);
+                : run(Path.of("").toAbsolutePath(), System.getenv(), System.out, System.err);
         if (status != 0) {
             System.exit(status);
         }
-        // Done with the kernel: the JVM's exit need not wait for jsii's next poll of its console output.
-        KernelStderrPoll.stopIfDrained(System.getenv());
     }
 
-    /**
-     * One synthesis of the project at {@code projectDir} in this JVM, whose threads and jsii kernel it shares with
-     * other work (tests), so it places none of them (CpuPairing); returns the exit status.
-     */
+    /** One synthesis of the project at {@code projectDir}; returns the exit status. */
     public static int run(Path projectDir, Map<String, String> env, PrintStream out, PrintStream err) {
-        return run(projectDir, env, out, err, false);
-    }
-
-    /** One synthesis; with {@code ownsProcess}, the calling thread and the kernel may be placed on one CPU. */
-    static int run(Path projectDir, Map<String, String> env, PrintStream out, PrintStream err, boolean ownsProcess) {
         try {
             RunSettings settings = RunSettings.from(projectDir, env);
-            CpuPairing pairing = CpuPairing.from(env, out);
             List<Path> tfvarsFiles = ConfigLoader.files(ConfigLoader.locate(projectDir, env, out), out);
             int processes = Synthesis.processes(tfvarsFiles.size(), env);
             OutputDirectory output = settings.output();
@@ -58,12 +47,8 @@ public final class Main {
             try {
                 // The kernel (and any workers) start while the configuration is read and validated; on bad input
                 // the staging directory they write to goes, and nothing else was touched.
-                try (Synthesis synthesis = Synthesis.start(
-                        tfvarsFiles.size(),
-                        staging,
-                        settings.stateDirFromStack(),
-                        processes,
-                        ownsProcess ? pairing : CpuPairing.NONE)) {
+                try (Synthesis synthesis =
+                        Synthesis.start(tfvarsFiles.size(), staging, settings.stateDirFromStack(), processes)) {
                     synthesis.complete(ConfigLoader.load(tfvarsFiles, env, config -> {
                         SpecCheck.requireValid(config);
                         PoolChecks.check(config, err);

@@ -21,7 +21,6 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -90,8 +89,6 @@ public final class Synthesis implements AutoCloseable {
     private final int processes;
     private final ExecutorService beside;
     private final CompletableFuture<App> app;
-    private CompletableFuture<App> placed;
-    private Optional<CpuPairing.Pair> pair = Optional.empty();
     private final List<Worker> workers = new ArrayList<>();
 
     private Synthesis(Path outdir, String stateDirFromStack, int clusters, int processes) {
@@ -102,13 +99,9 @@ public final class Synthesis implements AutoCloseable {
         this.beside = besideKernel();
         // Creating the App starts the kernel. No other thread uses jsii until complete() has joined this one.
         this.app = CompletableFuture.supplyAsync(() -> KarpenterApp.newApp(outdir));
-        this.placed = app;
     }
 
-    /**
-     * Threads for the work a synthesis does beside the kernel, started now: a thread started by one that
-     * {@link CpuPairing} placed would share its CPU.
-     */
+    /** Threads for the work a synthesis does beside the kernel: a cluster's pool documents and controller values. */
     static ExecutorService besideKernel() {
         ThreadPoolExecutor executor = new ThreadPoolExecutor(
                 BESIDE_THREADS, BESIDE_THREADS, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
@@ -116,29 +109,7 @@ public final class Synthesis implements AutoCloseable {
                     thread.setDaemon(true);
                     return thread;
                 });
-        executor.prestartAllCoreThreads();
         return executor;
-    }
-
-    /**
-     * Once the kernel runs, puts {@code pair}'s thread and the kernel's main thread on one CPU ({@link CpuPairing});
-     * anything going wrong there leaves them where the scheduler put them.
-     */
-    static CompletableFuture<App> placeWithKernel(CompletableFuture<App> app, Optional<CpuPairing.Pair> pair) {
-        if (pair.isEmpty()) {
-            return app;
-        }
-        return app.thenApply(started -> {
-            try {
-                JsiiInternals.kernelProcess()
-                        .map(Process::toHandle)
-                        .flatMap(CpuPairing::kernel)
-                        .ifPresent(pair.get()::place);
-            } catch (RuntimeException e) {
-                // Best effort: the synthesis runs as it would without.
-            }
-            return started;
-        });
     }
 
     /** How many processes synthesize {@code clusters} clusters: the variable's value, else what pays off here. */
@@ -165,25 +136,20 @@ public final class Synthesis implements AutoCloseable {
 
     /**
      * Starts this process's kernel and, for {@code processes} above 1, the workers for all shares but the first;
-     * they wait for their configurations. {@code pairing} places the calling thread, which must be the one that
-     * calls {@link #complete}, and each process's kernel.
+     * they wait for their configurations.
      */
-    public static Synthesis start(
-            int clusters, Path outdir, String stateDirFromStack, int processes, CpuPairing pairing) throws IOException {
+    public static Synthesis start(int clusters, Path outdir, String stateDirFromStack, int processes)
+            throws IOException {
         Synthesis synthesis = new Synthesis(outdir, stateDirFromStack, clusters, processes);
         try {
             int shares = shards(Collections.nCopies(clusters, 0), processes).size();
             for (int i = 1; i < shares; i++) {
-                synthesis.workers.add(
-                        Worker.start(outdir.resolve(".worker-" + i), stateDirFromStack, pairing.forWorker(i)));
+                synthesis.workers.add(Worker.start(outdir.resolve(".worker-" + i), stateDirFromStack));
             }
         } catch (IOException | RuntimeException e) {
             synthesis.close();
             throw e;
         }
-        // After the workers: a process started by a placed thread would inherit its CPU.
-        synthesis.pair = pairing.forCurrentThread(!synthesis.workers.isEmpty());
-        synthesis.placed = placeWithKernel(synthesis.app, synthesis.pair);
         return synthesis;
     }
 
@@ -197,7 +163,6 @@ public final class Synthesis implements AutoCloseable {
             workers.get(i).send(shares.get(i + 1));
         }
         KarpenterApp.synthesize(kernelReady(), outdir, shares.get(0), stateDirFromStack, beside);
-        pair.ifPresent(CpuPairing.Pair::release);
         for (Worker worker : workers) {
             worker.awaitSuccess();
         }
@@ -226,13 +191,13 @@ public final class Synthesis implements AutoCloseable {
         }
         beside.shutdownNow();
         // The App creates the output directory; it must not do so after the caller has removed it.
-        placed.exceptionally(failure -> null).join();
+        app.exceptionally(failure -> null).join();
     }
 
     /** The App, once its kernel has started; a kernel that could not start is a {@link KernelFailure}. */
     private App kernelReady() {
         try {
-            return placed.join();
+            return app.join();
         } catch (CompletionException e) {
             Throwable cause = e;
             while (cause.getCause() != null) {
@@ -299,7 +264,7 @@ public final class Synthesis implements AutoCloseable {
 
     /** A worker JVM started with this JVM's options (but {@link #WORKER_EXCLUDED_OPTIONS}) and class path. */
     private record Worker(Process process, Path outdir, Path log) {
-        static Worker start(Path outdir, String stateDirFromStack, String cpu) throws IOException {
+        static Worker start(Path outdir, String stateDirFromStack) throws IOException {
             List<String> command = new ArrayList<>();
             command.add(ProcessHandle.current()
                     .info()
@@ -324,7 +289,6 @@ public final class Synthesis implements AutoCloseable {
                     .redirectInput(ProcessBuilder.Redirect.PIPE)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(log.toFile());
-            builder.environment().put(CpuPairing.VARIABLE, cpu);
             return new Worker(builder.start(), outdir, log);
         }
 

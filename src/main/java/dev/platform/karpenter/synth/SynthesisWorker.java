@@ -16,7 +16,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 
@@ -76,11 +75,7 @@ final class SynthesisWorker {
                 "parent-lifeline");
         lifeline.setDaemon(true);
         lifeline.start();
-        // On the CPU the parent chose (CpuPairing), now that there is work: an idle pair would be let go.
-        Optional<CpuPairing.Pair> pair =
-                CpuPairing.from(System.getenv(), System.out).forCurrentThread(false);
-        KarpenterApp.synthesize(Synthesis.placeWithKernel(app, pair).join(), outdir, clusters, args[2], beside);
-        pair.ifPresent(CpuPairing.Pair::release);
+        KarpenterApp.synthesize(app.join(), outdir, clusters, args[2], beside);
         return 0;
     }
 

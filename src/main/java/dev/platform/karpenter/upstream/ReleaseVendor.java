@@ -8,11 +8,14 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.platform.karpenter.catalog.CatalogueSource;
 import dev.platform.karpenter.release.AddOnKind;
 import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.release.KubernetesSupport;
+import dev.platform.karpenter.schema.ChartValuesSchema;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,6 +26,8 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -33,21 +38,28 @@ import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * Copies what the app validates against from one upstream Karpenter release tag into
+ * Derives what the app validates against from upstream Karpenter release tags in an {@link UpstreamMirror} into
  * src/main/resources/dev/platform/karpenter/release/releases/MAJOR.MINOR/ (libexec/vendor-release runs it and says
- * how): the controller chart's values.yaml unchanged, and the pool and node-class CRDs the karpenter-crd chart
- * installs, trimmed to what validation reads. Trimming keeps the openAPIV3Schema of the storage version and of older
- * versions served beside it, except their descriptions and its status (the controller writes status, the app never does); CRDs, versions and CRD fields the
- * validator does not read are dropped. Each CRD is written as gzipped JSON (it is a quarter of the YAML, and the
- * parser reads JSON fastest). Re-running for the same tag gives the same bytes.
+ * how): the chart's values as paths, kinds and defaults ({@link ChartValuesSchema#FACTS_FILE}), and the pool and
+ * node-class CRDs the karpenter-crd chart installs, trimmed to what validation reads. Trimming keeps the
+ * openAPIV3Schema of the storage version and of older versions served beside it, except their descriptions and its
+ * status (the controller writes status, the app never does); CRDs, versions and CRD fields the validator does not
+ * read are dropped. Each CRD is written as gzipped JSON (it is a quarter of the YAML, and the parser reads JSON
+ * fastest). Every file names the tag and commit it was derived from. Re-running for the same tag gives the same bytes.
  *
- * <p>The newest tag given, when no vendored minor is newer, also replaces the instance catalogue (CatalogueSource
- * converts upstream's instance types, prices and network limits): it describes EC2, not the release, so the newest
- * serves every minor.
+ * <p>The newest tag given, when no vendored minor is newer, also replaces the Kubernetes support table
+ * ({@link KubernetesSupport}) and, where the mirror holds the generated files it is made from, the instance
+ * catalogue (CatalogueSource converts upstream's instance types, prices and network limits): both describe more
+ * than one release, so the newest serves every minor.
  */
 public final class ReleaseVendor {
     /** The kinds the app renders and validates, from its declarations; the chart also installs NodeClaim... */
     static final Set<String> KINDS = declaredKinds();
+
+    static final String REPOSITORY = "aws/karpenter-provider-aws";
+    static final String VALUES_PATH = "charts/karpenter/values.yaml";
+    /** Where the derived CRD names its source, as an annotation that validation ignores. */
+    static final String DERIVED_FROM_ANNOTATION = "karpenter-cdktf.platform.dev/derived-from";
 
     private static final Pattern TAG = Pattern.compile("v?(\\d+)\\.(\\d+)\\.(\\d+)");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -56,26 +68,77 @@ public final class ReleaseVendor {
     private ReleaseVendor() {}
 
     public static void main(String[] args) throws IOException {
-        if (args.length < 3) {
-            System.err.println("usage: ReleaseVendor UPSTREAM_GIT_DIR RELEASES_DIR TAG...");
+        if (args.length < 2) {
+            System.err.println(
+                    "usage: ReleaseVendor RELEASES_DIR TAG... (the mirror named by " + UpstreamMirror.VARIABLE + ")");
             System.exit(2);
         }
-        vendor(Path.of(args[0]), Path.of(args[1]), List.of(args).subList(2, args.length), System.out);
+        Optional<UpstreamMirror> mirror;
+        try {
+            mirror = UpstreamMirror.fromEnvironment(System.getenv());
+        } catch (IllegalArgumentException e) {
+            mirror = Optional.empty();
+            System.err.println("vendor-release: " + e.getMessage());
+            System.exit(2);
+        }
+        if (mirror.isEmpty()) {
+            System.err.println("vendor-release: no upstream mirror: " + UpstreamMirror.howToGetOne());
+            System.exit(2);
+        }
+        try {
+            vendor(mirror.get(), Path.of(args[0]), List.of(args).subList(1, args.length), System.out);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            System.err.println("vendor-release: " + e.getMessage());
+            System.exit(2);
+        }
     }
 
     /**
-     * Vendors each of {@code tags} from the git directory {@code repo} into {@code releases}; the newest tag, when
-     * no vendored minor is newer, also into the catalogue beside it ({@code releases/../catalog}).
+     * Derives each of {@code tags} from {@code mirror} into {@code releases}; the newest tag, when no vendored minor
+     * is newer, also the support table and (where the mirror has its sources) the catalogue beside it
+     * ({@code releases/..}).
      */
-    static void vendor(Path repo, Path releases, List<String> tags, PrintStream out) throws IOException {
+    static void vendor(UpstreamMirror mirror, Path releases, List<String> tags, PrintStream out) throws IOException {
+        // Every commit first: an unknown one stops the run before anything is written.
+        Map<String, String> commits = new TreeMap<>();
         for (String tag : tags) {
-            vendor(repo, releases, tag, out);
+            commits.put(tag, commit(mirror, releases, tag));
+        }
+        for (String tag : tags) {
+            vendor(mirror, releases, tag, commits.get(tag), out);
         }
         String newest =
                 tags.stream().max(Comparator.comparing(ReleaseVendor::tagOrder)).orElseThrow();
         if (tagOrder(newest).compareTo(newestVendored(releases)) >= 0) {
-            writeCatalogue(repo, releases.toAbsolutePath().getParent().resolve("catalog"), newest, out);
+            Path release = releases.toAbsolutePath().getParent();
+            writeSupportTable(mirror, release, newest, commits.get(newest), out);
+            writeCatalogue(mirror, release.resolve("catalog"), newest, commits.get(newest), out);
         }
+    }
+
+    /**
+     * The commit of {@code tag}: as the mirror's tags file records it, else as the vendored minor of that very tag
+     * names it (re-deriving a committed release).
+     */
+    static String commit(UpstreamMirror mirror, Path releases, String tag) throws IOException {
+        UpstreamMirror.Commit recorded = mirror.commits().get(tag);
+        if (recorded != null) {
+            return recorded.sha();
+        }
+        Matcher m = tagMatcher(tag);
+        Path properties = releases.resolve(m.group(1) + "." + m.group(2)).resolve("release.properties");
+        if (Files.isRegularFile(properties)) {
+            Properties vendored = new Properties();
+            try (InputStream in = Files.newInputStream(properties)) {
+                vendored.load(in);
+            }
+            if (tag.equals(vendored.getProperty("tag"))) {
+                return vendored.getProperty("commit");
+            }
+        }
+        throw new IllegalArgumentException("no commit is known for " + tag + ": the mirror's "
+                + UpstreamMirror.TAGS_FILE + " does not record it (" + UpstreamMirror.FETCH_COMMAND + " " + tag
+                + " writes it)");
     }
 
     private static Set<String> declaredKinds() {
@@ -90,26 +153,65 @@ public final class ReleaseVendor {
         return Collections.unmodifiableSortedSet(kinds);
     }
 
-    /** The instance catalogue from {@code tag}'s generated files, with upstream's licence beside it. */
-    private static void writeCatalogue(Path repo, Path dir, String tag, PrintStream log) throws IOException {
-        String commit = new String(git(repo, "rev-parse", tag + "^{commit}"), StandardCharsets.UTF_8).trim();
-        String date = new String(git(repo, "log", "-1", "--format=%cI", commit), StandardCharsets.UTF_8).trim();
-        Map<String, String> files = new TreeMap<>();
-        for (String file : CatalogueSource.FILES) {
-            files.put(file, new String(git(repo, "show", commit + ":" + file), StandardCharsets.UTF_8));
+    /** The Kubernetes support table from {@code tag}'s matrix, when the mirror holds it. */
+    private static void writeSupportTable(UpstreamMirror mirror, Path dir, String tag, String commit, PrintStream log)
+            throws IOException {
+        Path matrix = mirror.file(tag, SupportMatrix.PATH);
+        if (!Files.isRegularFile(matrix)) {
+            log.println(tag + ": the mirror has no " + SupportMatrix.PATH + "; the support table is kept");
+            return;
         }
-        Files.createDirectories(dir);
-        Path out = dir.resolve("instance-types.tsv.gz");
-        Files.write(out, CatalogueSource.convert(new CatalogueSource.Provenance(tag, commit, date), files));
-        Files.write(dir.resolve("LICENSE"), git(repo, "show", commit + ":LICENSE"));
+        Path out = dir.resolve(KubernetesSupport.RESOURCE);
+        Files.writeString(out, supportTable(mirror, tag, commit));
         log.println(tag + " -> " + out.getFileName() + " (" + Files.size(out) + " bytes)");
     }
 
-    private static String tagOrder(String tag) {
+    /** The support table derived from {@code tag}'s matrix in the mirror. */
+    static String supportTable(UpstreamMirror mirror, String tag, String commit) throws IOException {
+        try (Reader reader = Files.newBufferedReader(mirror.file(tag, SupportMatrix.PATH))) {
+            return KubernetesSupport.table(
+                    SupportMatrix.rows(reader),
+                    List.of(
+                            "Kubernetes minors each Karpenter release supports; derived by libexec/vendor-release",
+                            "from " + REPOSITORY + " " + tag + " (commit " + commit + "), " + SupportMatrix.PATH));
+        }
+    }
+
+    /** The instance catalogue from {@code tag}'s generated files, when the mirror holds them and the commit date. */
+    private static void writeCatalogue(UpstreamMirror mirror, Path dir, String tag, String commit, PrintStream log)
+            throws IOException {
+        UpstreamMirror.Commit recorded = mirror.commits().get(tag);
+        List<String> missing = CatalogueSource.FILES.stream()
+                .filter(file -> !Files.isRegularFile(mirror.file(tag, file)))
+                .toList();
+        if (recorded == null || !missing.isEmpty()) {
+            log.println(tag + ": the catalogue is kept (the mirror lacks "
+                    + (missing.isEmpty()
+                            ? "the commit date in " + UpstreamMirror.TAGS_FILE
+                            : String.join(", ", missing))
+                    + "; " + UpstreamMirror.FETCH_COMMAND + " " + tag + " fetches them)");
+            return;
+        }
+        Map<String, String> files = new TreeMap<>();
+        for (String file : CatalogueSource.FILES) {
+            files.put(file, Files.readString(mirror.file(tag, file)));
+        }
+        Files.createDirectories(dir);
+        Path out = dir.resolve("instance-types.tsv.gz");
+        Files.write(out, CatalogueSource.convert(new CatalogueSource.Provenance(tag, commit, recorded.date()), files));
+        log.println(tag + " -> " + out.getFileName() + " (" + Files.size(out) + " bytes)");
+    }
+
+    private static Matcher tagMatcher(String tag) {
         Matcher m = TAG.matcher(tag);
         if (!m.matches()) {
             throw new IllegalArgumentException("not a release tag (vMAJOR.MINOR.PATCH): " + tag);
         }
+        return m;
+    }
+
+    private static String tagOrder(String tag) {
+        Matcher m = tagMatcher(tag);
         return String.format(
                 "%05d.%05d.%05d",
                 Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)));
@@ -118,6 +220,9 @@ public final class ReleaseVendor {
     /** The tag of the newest vendored minor, in tagOrder's form. */
     private static String newestVendored(Path releases) throws IOException {
         String newest = "";
+        if (!Files.isDirectory(releases)) {
+            return newest;
+        }
         try (Stream<Path> dirs = Files.list(releases)) {
             for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve("release.properties")))
                     .toList()) {
@@ -131,41 +236,63 @@ public final class ReleaseVendor {
         return newest;
     }
 
-    private static void vendor(Path repo, Path releases, String tag, PrintStream log) throws IOException {
-        Matcher m = TAG.matcher(tag);
-        if (!m.matches()) {
-            throw new IllegalArgumentException("not a release tag (vMAJOR.MINOR.PATCH): " + tag);
+    /** The derived files of one tag's minor, by name relative to its folder: what {@link #vendor} writes there. */
+    static Map<String, byte[]> derive(UpstreamMirror mirror, String tag, String commit) throws IOException {
+        Map<String, byte[]> files = new TreeMap<>();
+        try (Reader values = Files.newBufferedReader(mirror.file(tag, VALUES_PATH))) {
+            files.put(
+                    ChartValuesSchema.FACTS_FILE,
+                    ChartValuesSchema.parse(values, tag.replaceFirst("^v", ""))
+                            .facts(REPOSITORY, tag, commit, VALUES_PATH));
         }
-        String commit = new String(git(repo, "rev-parse", tag + "^{commit}"), StandardCharsets.UTF_8).trim();
-        Path dir = releases.resolve(m.group(1) + "." + m.group(2));
-        deleteRecursively(dir);
-        Files.createDirectories(dir.resolve("crds"));
-        Files.write(dir.resolve("values.yaml"), git(repo, "show", commit + ":charts/karpenter/values.yaml"));
         List<String> crds = new ArrayList<>();
         // The CRD chart's templates name the CRDs it installs; their untemplated text is in pkg/apis/crds.
-        for (String line : lines(git(repo, "ls-tree", "--name-only", commit, "charts/karpenter-crd/templates/"))) {
-            String file = Path.of(line).getFileName().toString();
-            if (!file.endsWith(".yaml")) {
-                continue;
-            }
-            JsonNode crd = YAML.readTree(git(repo, "show", commit + ":pkg/apis/crds/" + file));
+        Path templates = mirror.file(tag, "charts/karpenter-crd/templates");
+        List<String> names;
+        try (Stream<Path> listed = Files.list(templates)) {
+            names = listed.map(f -> f.getFileName().toString())
+                    .filter(f -> f.endsWith(".yaml"))
+                    .sorted()
+                    .toList();
+        }
+        for (String file : names) {
+            String source = "pkg/apis/crds/" + file;
+            JsonNode crd = YAML.readTree(mirror.file(tag, source).toFile());
             if (!KINDS.contains(crd.at("/spec/names/kind").asText())) {
                 continue;
             }
+            ObjectNode trimmed = trim(crd);
+            ((ObjectNode) trimmed.path("metadata"))
+                    .putObject("annotations")
+                    .put(DERIVED_FROM_ANNOTATION, REPOSITORY + " " + tag + " " + commit + " " + source);
             String name = file.replaceFirst("\\.yaml$", ".json.gz");
-            writeGzip(
-                    dir.resolve("crds").resolve(name),
-                    JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(trim(crd)));
+            files.put("crds/" + name, gzip(JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(trimmed)));
             crds.add(name);
         }
         if (crds.isEmpty()) {
             throw new IllegalStateException(tag + ": the karpenter-crd chart installs no " + KINDS + " CRD");
         }
         // The app reads the list of CRD files here: a class path folder cannot be listed inside a jar.
-        Files.writeString(
-                dir.resolve("release.properties"),
-                "tag=" + tag + "\ncommit=" + commit + "\ncrds=" + String.join(",", crds) + "\n");
-        log.println(tag + " -> " + releases.relativize(dir) + " (" + crds.size() + " CRDs, " + size(dir) + " bytes)");
+        files.put(
+                "release.properties",
+                ("tag=" + tag + "\ncommit=" + commit + "\ncrds=" + String.join(",", crds) + "\n")
+                        .getBytes(StandardCharsets.UTF_8));
+        return files;
+    }
+
+    private static void vendor(UpstreamMirror mirror, Path releases, String tag, String commit, PrintStream log)
+            throws IOException {
+        Matcher m = tagMatcher(tag);
+        Map<String, byte[]> files = derive(mirror, tag, commit);
+        Path dir = releases.resolve(m.group(1) + "." + m.group(2));
+        deleteRecursively(dir);
+        for (Map.Entry<String, byte[]> file : files.entrySet()) {
+            Path target = dir.resolve(file.getKey());
+            Files.createDirectories(target.getParent());
+            Files.write(target, file.getValue());
+        }
+        long crds = files.keySet().stream().filter(f -> f.startsWith("crds/")).count();
+        log.println(tag + " -> " + releases.relativize(dir) + " (" + crds + " CRDs, " + size(dir) + " bytes)");
     }
 
     /** The CRD as validation reads it: group, kind, and each served version's schema without descriptions. */
@@ -274,39 +401,13 @@ public final class ReleaseVendor {
         return String.format("%05d.%05d", Integer.parseInt(parts[0]), Integer.parseInt(parts[1]));
     }
 
-    private static void writeGzip(Path file, byte[] content) throws IOException {
+    private static byte[] gzip(byte[] content) throws IOException {
         // No file name or time in the gzip header, so the same tag gives the same bytes.
-        try (OutputStream gzip = new GZIPOutputStream(Files.newOutputStream(file))) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (OutputStream gzip = new GZIPOutputStream(bytes)) {
             gzip.write(content);
         }
-    }
-
-    private static byte[] git(Path repo, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of("git", "--git-dir=" + repo));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command)
-                .redirectError(ProcessBuilder.Redirect.INHERIT)
-                .start();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (InputStream in = process.getInputStream()) {
-            in.transferTo(out);
-        }
-        try {
-            if (process.waitFor() != 0) {
-                throw new IllegalStateException("failed: " + String.join(" ", command));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-        return out.toByteArray();
-    }
-
-    private static List<String> lines(byte[] text) {
-        return new String(text, StandardCharsets.UTF_8)
-                .lines()
-                .filter(l -> !l.isBlank())
-                .toList();
+        return bytes.toByteArray();
     }
 
     private static long size(Path dir) {

@@ -8,6 +8,7 @@ import dev.platform.karpenter.release.HelmValueKeys;
 import dev.platform.karpenter.release.ValuePath;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.NeedsUpstreamMirror;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import java.nio.file.Path;
@@ -24,8 +25,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every key path the controller stack writes exists in the values.yaml of the chart version it installs, so a
  * key of the wrong generation (the silent failure of settings.aws.* on a 1.x chart) cannot ship. The keys are read from
- * the upstream charts' values.yaml in src/test/resources/charts.
+ * the upstream charts' values.yaml in the upstream mirror.
  */
+@NeedsUpstreamMirror
 @KernelOnlyThroughSynthesized
 class ChartValueKeysTest {
     @RegisterExtension
@@ -111,7 +113,7 @@ class ChartValueKeysTest {
         });
     }
 
-    /** Every key path of the chart's values.yaml (src/test/resources/charts), in Helm --set spelling. */
+    /** Every key path of the chart's values.yaml (in the upstream mirror), in Helm --set spelling. */
     private static Set<String> chartKeys(String chartVersion) {
         String tag = chartVersion.startsWith("v") ? chartVersion : "v" + chartVersion;
         Path valuesFile =

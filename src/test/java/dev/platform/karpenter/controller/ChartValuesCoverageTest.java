@@ -11,6 +11,7 @@ import dev.platform.karpenter.schema.ChartValuesSchema.Value;
 import dev.platform.karpenter.testing.Docs;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.NeedsUpstreamMirror;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * controller release's Helm values at its own path, unless the project owns it. Then all the settable ones at once,
  * rendered by Helm from the upstream chart.
  */
+@NeedsUpstreamMirror
 @KernelOnlyThroughSynthesized
 class ChartValuesCoverageTest {
     private static final Pattern PLAIN_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");

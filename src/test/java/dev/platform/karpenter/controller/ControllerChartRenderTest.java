@@ -14,6 +14,7 @@ import dev.platform.karpenter.controller.RenderedControllerReleases.Cluster;
 import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.NeedsUpstreamMirror;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
 import dev.platform.karpenter.testing.kubernetes.HelmRender;
 import java.io.IOException;
@@ -30,6 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The upstream karpenter chart of every supported family, rendered by real Helm with the values the app
  * synthesizes: what the controller pod, its settings and its service account really receive.
  */
+@NeedsUpstreamMirror
 @KernelOnlyThroughSynthesized
 class ControllerChartRenderTest {
     private static final YAMLMapper YAML = Json.yamlMapper();

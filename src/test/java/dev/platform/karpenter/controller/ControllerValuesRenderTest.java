@@ -14,6 +14,7 @@ import dev.platform.karpenter.nodepools.CapacityReservationsTest;
 import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.testing.Docs;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.NeedsUpstreamMirror;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * chart with Helm: each value reaches the controller's Deployment or settings, on the newest release and on the
  * seed's 0.31 generation (settings.aws.* there).
  */
+@NeedsUpstreamMirror
 @KernelOnlyThroughSynthesized
 class ControllerValuesRenderTest {
     static final String NEWEST = UpstreamCharts.V1.get(UpstreamCharts.V1.size() - 1);

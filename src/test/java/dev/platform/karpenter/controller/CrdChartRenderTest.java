@@ -9,6 +9,7 @@ import dev.platform.karpenter.controller.RenderedControllerReleases.Cluster;
 import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.NeedsUpstreamMirror;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
@@ -30,6 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The karpenter-crd release of every supported family rendered by real Helm as the app installs it, compared with
  * the CRDs the controller chart ships in crds/ (which the controller release skips).
  */
+@NeedsUpstreamMirror
 @KernelOnlyThroughSynthesized
 class CrdChartRenderTest {
     private static final Map<Cluster, List<JsonNode>> RENDERED = new LinkedHashMap<>();

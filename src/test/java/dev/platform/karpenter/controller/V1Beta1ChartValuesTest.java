@@ -9,10 +9,11 @@ import dev.platform.karpenter.release.HelmValueKeys;
 import dev.platform.karpenter.release.ValuePath;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.NeedsUpstreamMirror;
 import dev.platform.karpenter.testing.TestConfigs;
+import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,11 +24,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The values of the v1beta1 releases against the templates of their real charts (copied unchanged into
- * src/test/resources/charts): every key the controller stack writes is one the chart's templates read, so a key of
+ * The values of the v1beta1 releases against the templates of their real charts (read from the upstream mirror):
+ * every key the controller stack writes is one the chart's templates read, so a key of
  * the wrong generation cannot silently switch a setting off.
  */
 @KernelOnlyThroughSynthesized
+@NeedsUpstreamMirror
 class V1Beta1ChartValuesTest {
     private static final Set<ValuePath> HANDED_OVER_WHOLE = Set.of(
             HelmValueKeys.SERVICE_ACCOUNT_ANNOTATIONS,
@@ -87,9 +89,8 @@ class V1Beta1ChartValuesTest {
 
     /** Every {@code .Values.x.y} path the chart's templates read. */
     private static Set<String> templateReads(String tag) {
-        try (Stream<Path> files = Files.walk(Path.of(V1Beta1ChartValuesTest.class
-                .getResource("/charts/" + tag + "/karpenter/templates")
-                .toURI()))) {
+        try (Stream<Path> files = Files.walk(
+                UpstreamCharts.chart(tag, UpstreamCharts.CONTROLLER_CHART).resolve("templates"))) {
             String text = files.filter(Files::isRegularFile).map(Json::text).collect(Collectors.joining("\n"));
             return java.util.regex.Pattern.compile("\\.Values\\.([A-Za-z0-9_.]+)")
                     .matcher(text)
@@ -98,8 +99,6 @@ class V1Beta1ChartValuesTest {
                     .collect(Collectors.toSet());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

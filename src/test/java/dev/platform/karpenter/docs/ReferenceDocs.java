@@ -75,6 +75,7 @@ public final class ReferenceDocs {
         ExamplePreview preview = ExamplePreview.of();
         pages.put(Path.of("docs/reference/preview.md"), preview.page());
         pages.put(Path.of("README.md"), preview.inReadme());
+        pages.put(HelpFile.PATH, HelpFile.text(Path.of("bin")));
         try {
             pages.put(RELEASES.resolve("README.md"), ReleaseVendor.readmeWithTable(RELEASES));
         } catch (IOException e) {
@@ -155,8 +156,9 @@ public final class ReferenceDocs {
                 .append(GENERATED)
                 .append(
                         "The Karpenter releases this project deploys (the rows of `release.KarpenterMinor`), each with the"
-                                + " Kubernetes versions upstream's support matrix gives it (`compatibility.yaml`, shipped with the"
-                                + " app), against the versions EKS offers (1." + EKS_OLDEST + " to 1." + EKS_NEWEST
+                                + " Kubernetes versions upstream's support matrix gives it (`compatibility.yaml`, derived into"
+                                + " the app's own table), against the versions EKS offers (1." + EKS_OLDEST + " to 1."
+                                + EKS_NEWEST
                                 + " on 2026-12-01). The newest release, and so the default upgrade target, is "
                                 + KarpenterRelease.newest().chartVersion()
                                 + ". What the guards check before anything is applied: [Versions, guards and day-1"

@@ -11,6 +11,7 @@ import dev.platform.karpenter.nodepools.manifest.PoolSettingsExamples;
 import dev.platform.karpenter.nodepools.manifest.RenderedPools;
 import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.NeedsUpstreamMirror;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.CoreObjects;
@@ -35,6 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Helm with the release's values; every object it renders checked as the API server of that Karpenter release
  * would: custom resources against the release's CRDs (schema and CEL rules), everything else through its typed model.
  */
+@NeedsUpstreamMirror
 @KernelOnlyThroughSynthesized
 class NodePoolsChartRenderTest {
     private static final String MARKER = "<tf:node-role-name>";

@@ -11,11 +11,13 @@ import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.schema.ReleaseSchemas;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.Mirror;
+import dev.platform.karpenter.testing.NeedsUpstreamMirror;
 import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TestConfigs;
+import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,20 +32,20 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Upstream's own example pools and node classes (examples/v1 of the release they come from, vendored with their
- * licence) as a corpus: each file becomes tfvars the way the README says (every pool an entry of node_pools, every
+ * Upstream's own example pools and node classes (examples/v1 of the newest release, read from the upstream mirror) as
+ * a corpus: each file becomes tfvars the way the README says (every pool an entry of node_pools, every
  * node class one of node_classes, names and metadata kept, default_node_pool = false), the app is synthesized, and
  * the objects in the nodepools stack must be upstream's: the same objects and no other, equal but for the fields the
  * project owns (nodeClassRef from node_class; role, here upstream's role given as iam_role_arn), the discovery
  * selectors it fills in, and the additions the README documents (the typed defaults a spec leaves out).
  */
 @KernelOnlyThroughSynthesized
+@NeedsUpstreamMirror
 class UpstreamExamplesTest {
-    /** The corpus: upstream-examples/karpenter-v<release>, the examples/v1 of that release's tag. */
-    static final Path CORPUS = corpus("/upstream-examples");
-    /** The release the corpus was taken from, as its directory names it. */
-    static final KarpenterRelease CORPUS_RELEASE =
-            KarpenterRelease.of(CORPUS.getFileName().toString().replaceFirst("^karpenter-v", ""));
+    /** The tag whose examples/v1 is the corpus: the newest the tests render. */
+    static final String CORPUS_TAG = UpstreamCharts.NEWEST;
+    /** The release the corpus was taken from. */
+    static final KarpenterRelease CORPUS_RELEASE = KarpenterRelease.of(CORPUS_TAG.replaceFirst("^v", ""));
 
     static final String DISCOVERY = "karpenter.sh/discovery";
     /**
@@ -69,11 +71,12 @@ class UpstreamExamplesTest {
         }
     }
 
-    static final List<Example> EXAMPLES = examples();
+    /** Empty without a mirror: the class is then skipped (NeedsUpstreamMirror). */
+    static final List<Example> EXAMPLES = Mirror.available() ? examples() : List.of();
 
     @RegisterExtension
     static final Synthesized APP =
-            Synthesized.of(EXAMPLES.stream().map(Example::config).toArray(ClusterConfig[]::new));
+            Synthesized.withMirror(() -> EXAMPLES.stream().map(Example::config).toArray(ClusterConfig[]::new));
 
     static Stream<Example> corpus() {
         return EXAMPLES.stream();
@@ -179,7 +182,7 @@ class UpstreamExamplesTest {
     }
 
     private static List<Example> examples() {
-        try (Stream<Path> files = Files.list(CORPUS)) {
+        try (Stream<Path> files = Files.list(Mirror.require().file(CORPUS_TAG, "examples/v1"))) {
             List<Example> examples = new ArrayList<>();
             for (Path file :
                     files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
@@ -194,20 +197,6 @@ class UpstreamExamplesTest {
             return List.copyOf(examples);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** The one directory under {@code resource}. */
-    private static Path corpus(String resource) {
-        try (Stream<Path> dirs = Files.list(
-                Path.of(UpstreamExamplesTest.class.getResource(resource).toURI()))) {
-            List<Path> found = dirs.filter(Files::isDirectory).toList();
-            assertThat(found).as("one corpus under " + resource).hasSize(1);
-            return found.get(0);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
         }
     }
 

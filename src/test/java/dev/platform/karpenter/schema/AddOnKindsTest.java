@@ -2,16 +2,15 @@ package dev.platform.karpenter.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.SettingsCatalogue;
 import dev.platform.karpenter.release.AddOnKind;
 import dev.platform.karpenter.release.KarpenterMinor;
 import dev.platform.karpenter.release.KarpenterRelease;
-import dev.platform.karpenter.testing.Json;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,9 +33,9 @@ class AddOnKindsTest {
     void theReleaseShipsTheKindsCrdAndGateExactlyWhereTheDeclarationSaysItServesIt(
             AddOnKind kind, KarpenterRelease release) throws Exception {
         ReleaseSchemas schemas = ReleaseSchemas.of(release);
-        JsonNode gate = Json.yamlMapper()
-                .readTree(schemas.valuesYaml())
-                .at("/" + String.join("/", kind.gate().segments()));
+        Optional<ChartValuesSchema.Value> gate = ChartValuesSchema.of(release).values().stream()
+                .filter(value -> value.path().equals(kind.gate().segments()))
+                .findFirst();
         boolean served = kind.servedBy(release);
 
         assertThat(schemas.crds().serves(kind.type().apiVersion(), kind.type().kind()))
@@ -47,10 +46,11 @@ class AddOnKindsTest {
                                 release.apiGeneration().kinds().pool().kind()))
                 .isTrue();
         if (served) {
-            assertThat(gate.isBoolean()).as("%s in values.yaml", kind.gate()).isTrue();
-            assertThat(gate.asBoolean()).isFalse();
+            assertThat(gate).as("%s in the chart values", kind.gate()).isPresent();
+            assertThat(gate.get().kind()).isEqualTo(ChartValuesSchema.Kind.BOOLEAN);
+            assertThat(gate.get().chartDefault()).isEqualTo("false");
         } else {
-            assertThat(gate.isMissingNode()).isTrue();
+            assertThat(gate).isEmpty();
         }
     }
 

@@ -28,10 +28,4 @@ class ReleaseSchemasTest {
                 .hasMessageContaining("Karpenter " + newest.major() + "." + (newest.minor() + 1) + ".x")
                 .hasMessageContaining("libexec/vendor-release");
     }
-
-    @Test
-    void valuesYamlIsTheChartsOwn() {
-        String values = ReleaseSchemas.of(UpgradeSteps.newestRelease()).valuesYaml();
-        assertThat(values).contains("settings:").contains("clusterName:").contains("serviceAccount:");
-    }
 }

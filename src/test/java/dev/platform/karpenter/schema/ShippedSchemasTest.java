@@ -12,6 +12,7 @@ import dev.platform.karpenter.release.KarpenterMinor;
 import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.testing.Json;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.NeedsUpstreamMirror;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import java.util.ArrayList;
@@ -135,6 +136,7 @@ class ShippedSchemasTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("upstreamChartTags")
+    @NeedsUpstreamMirror
     void theShippedSchemasAreThoseTheUpstreamCrdChartInstallsWithoutDescriptionsAndStatus(String tag) {
         ReleaseSchemas shipped = ReleaseSchemas.of(KarpenterRelease.of(tag));
         assertThat(shipped.upstreamTag()).isEqualTo(tag);

@@ -129,7 +129,6 @@ class MainTest {
                 Map.of("CDKTF_OUTDIR", "out"), "environment variable CDKTF_OUTDIR is set",
                 Map.of("KARPENTER_SYNTH_WORKERS", "2"), "KARPENTER_SYNTH_WORKERS was renamed KARPENTER_SYNTH_PROCESSES",
                 Map.of("KARPENTER_SYNTH_PROCESSES", "two"), "KARPENTER_SYNTH_PROCESSES must be a whole number",
-                Map.of("KARPENTER_SYNTH_CPU", "first"), "KARPENTER_SYNTH_CPU must be off or a CPU this process may use",
                 Map.of("PATH", "/nonexistent"), "Node.js not found: no node on PATH",
                 Map.of("KARPENTER_TFVARS", "missing.tfvars"), "KARPENTER_TFVARS names");
         for (Map.Entry<Map<String, String>, String> bad : cases.entrySet()) {

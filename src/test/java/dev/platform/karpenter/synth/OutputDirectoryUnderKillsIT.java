@@ -108,9 +108,7 @@ class OutputDirectoryUnderKillsIT {
                         "KARPENTER_OUTDIR",
                         "out",
                         Synthesis.PROCESSES_VARIABLE,
-                        processes,
-                        "JSII_RUNTIME",
-                        Path.of("libexec/jsii-kernel").toAbsolutePath().toString()));
+                        processes));
         return builder.start();
     }
 

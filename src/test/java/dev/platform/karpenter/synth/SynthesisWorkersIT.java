@@ -78,7 +78,7 @@ class SynthesisWorkersIT {
         List<ClusterConfig> configs =
                 List.of(configFor("here", "us-west-2", V0), configFor("nowhere", "eu-west-1", V1));
 
-        try (Synthesis synthesis = Synthesis.start(configs.size(), out, "../../..", 2, CpuPairing.NONE)) {
+        try (Synthesis synthesis = Synthesis.start(configs.size(), out, "../../..", 2)) {
             synthesis.complete(configs);
         }
 
@@ -102,7 +102,7 @@ class SynthesisWorkersIT {
         Path out = Files.createDirectories(project.resolve("failing"));
         List<ClusterConfig> configs = List.of(configFor("one", "us-west-2", V1), configFor("two", "us-west-2", V1));
 
-        try (Synthesis synthesis = Synthesis.start(configs.size(), out, "../../..", 2, CpuPairing.NONE)) {
+        try (Synthesis synthesis = Synthesis.start(configs.size(), out, "../../..", 2)) {
             // The worker's output directory becomes a file: its synthesis cannot write there.
             Path workerDir = out.resolve(".worker-1");
             OutputDirectory.deleteRecursively(workerDir);

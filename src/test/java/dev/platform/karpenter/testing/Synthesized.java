@@ -42,6 +42,14 @@ public final class Synthesized implements AfterAllCallback {
         this.dir = dir;
     }
 
+    /**
+     * The app of these clusters when there is an upstream mirror, else nothing synthesized: for a class that is
+     * {@link NeedsUpstreamMirror} and so skipped without one.
+     */
+    public static Synthesized withMirror(java.util.function.Supplier<ClusterConfig[]> clusters) {
+        return Mirror.available() ? of(clusters.get()) : new Synthesized(null);
+    }
+
     /** The app of these clusters, synthesized now, with the kernel to this thread alone ({@link KernelLock}). */
     public static Synthesized of(ClusterConfig... clusters) {
         return KernelLock.whileHeld(() -> {
@@ -84,7 +92,9 @@ public final class Synthesized implements AfterAllCallback {
     @Override
     public void afterAll(ExtensionContext context) {
         parsed.clear();
-        ScratchDirectories.delete(dir);
+        if (dir != null) {
+            ScratchDirectories.delete(dir);
+        }
     }
 
     public Path dir() {

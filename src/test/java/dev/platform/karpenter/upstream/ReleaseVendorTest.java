@@ -1,6 +1,7 @@
 package dev.platform.karpenter.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.catalog.CatalogueSource;
@@ -25,12 +26,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * ReleaseVendor on a small upstream-shaped git repository with one tag: it vendors the CRDs of the kinds the app
- * declares and no others, trimmed, the chart's values unchanged and the instance catalogue; a rerun writes the same
- * bytes.
+ * ReleaseVendor on a small upstream mirror with one tag: it derives the CRDs of the kinds the app declares and no
+ * others, trimmed, the chart's values as facts without comments, the support table and the instance catalogue, each
+ * naming the tag and commit; a rerun writes the same bytes.
  */
 class ReleaseVendorTest {
     private static final String TAG = "v1.99.0";
+    private static final String COMMIT = "0123456789abcdef0123456789abcdef01234567";
 
     @TempDir
     Path dir;
@@ -40,9 +42,15 @@ class ReleaseVendorTest {
 
     @BeforeEach
     void upstream() throws Exception {
-        repo = dir.resolve("upstream");
+        repo = dir.resolve("mirror").resolve(TAG);
         write("LICENSE", "Apache License 2.0 (test stand-in)\n");
-        write("charts/karpenter/values.yaml", "settings:\n  featureGates:\n    nodeOverlay: false\n");
+        write(
+                "charts/karpenter/values.yaml",
+                "settings:\n  featureGates:\n    # -- upstream's prose\n    nodeOverlay: false\n");
+        write(
+                "hack/docs/compatibilitymatrix_gen/compatibility.yaml",
+                "name: karpenter\ncompatibility:\n  - appVersion: 1.99.x\n    minK8sVersion: 1.30\n"
+                        + "    maxK8sVersion: 1.36\n");
         for (String[] crd : List.of(
                 new String[] {"karpenter.sh_nodepools.yaml", "karpenter.sh", "NodePool"},
                 new String[] {"karpenter.k8s.aws_ec2nodeclasses.yaml", "karpenter.k8s.aws", "EC2NodeClass"},
@@ -58,10 +66,9 @@ class ReleaseVendorTest {
                 write(file, new String(Objects.requireNonNull(in, fixture).readAllBytes(), StandardCharsets.UTF_8));
             }
         }
-        git("init", "-q");
-        git("add", ".");
-        git("-c", "user.name=test", "-c", "user.email=test@example.com", "commit", "-q", "-m", "release");
-        git("tag", TAG);
+        Files.writeString(
+                dir.resolve("mirror").resolve(UpstreamMirror.TAGS_FILE),
+                TAG + "\t" + COMMIT + "\t2026-07-06T14:20:29Z\n");
         releases = Files.createDirectories(dir.resolve("resources/release/releases"));
     }
 
@@ -74,15 +81,25 @@ class ReleaseVendorTest {
         first.forEach((file, bytes) -> assertThat(second.get(file)).as(file).isEqualTo(bytes));
         assertThat(first.keySet())
                 .containsExactlyInAnyOrder(
-                        "release/releases/1.99/values.yaml",
+                        "release/releases/1.99/chart-values.json",
                         "release/releases/1.99/release.properties",
                         "release/releases/1.99/crds/karpenter.sh_nodepools.json.gz",
                         "release/releases/1.99/crds/karpenter.k8s.aws_ec2nodeclasses.json.gz",
                         "release/releases/1.99/crds/karpenter.sh_nodeoverlays.json.gz",
-                        "release/catalog/instance-types.tsv.gz",
-                        "release/catalog/LICENSE");
-        assertThat(new String(first.get("release/releases/1.99/values.yaml"), StandardCharsets.UTF_8))
-                .isEqualTo("settings:\n  featureGates:\n    nodeOverlay: false\n");
+                        "release/kubernetes-support.tsv",
+                        "release/catalog/instance-types.tsv.gz");
+        assertThat(new String(first.get("release/releases/1.99/chart-values.json"), StandardCharsets.UTF_8))
+                .isEqualTo("{\"derivedFrom\": {\"repository\":\"aws/karpenter-provider-aws\",\"tag\":\"v1.99.0\","
+                        + "\"commit\":\"" + COMMIT + "\",\"path\":\"charts/karpenter/values.yaml\"},\n"
+                        + "\"values\": [\n"
+                        + "{\"path\":[\"settings\",\"featureGates\",\"nodeOverlay\"],\"kind\":\"BOOLEAN\",\"default\":\"false\"}\n"
+                        + "]}\n");
+        assertThat(new String(first.get("release/releases/1.99/release.properties"), StandardCharsets.UTF_8))
+                .isEqualTo("tag=" + TAG + "\ncommit=" + COMMIT + "\ncrds=karpenter.k8s.aws_ec2nodeclasses.json.gz,"
+                        + "karpenter.sh_nodeoverlays.json.gz,karpenter.sh_nodepools.json.gz\n");
+        assertThat(new String(first.get("release/kubernetes-support.tsv"), StandardCharsets.UTF_8))
+                .contains("from aws/karpenter-provider-aws " + TAG + " (commit " + COMMIT + ")")
+                .endsWith("karpenter\tkubernetes_min\tkubernetes_max\n1.99.x\t1.30\t1.36\n");
 
         JsonNode pool =
                 Json.mapper().readTree(gunzip(first.get("release/releases/1.99/crds/karpenter.sh_nodepools.json.gz")));
@@ -90,6 +107,8 @@ class ReleaseVendorTest {
         assertThat(pool.at("/spec/versions").size())
                 .as("the unserved version is dropped")
                 .isEqualTo(1);
+        assertThat(pool.at("/metadata/annotations").toString())
+                .contains(TAG + " " + COMMIT + " pkg/apis/crds/karpenter.sh_nodepools.yaml");
         JsonNode schema = pool.at("/spec/versions/0/schema/openAPIV3Schema");
         assertThat(schema.toString()).as("no description keyword (a string)").doesNotContain("\"description\":\"");
         assertThat(schema.at("/properties/status").isMissingNode()).isTrue();
@@ -99,7 +118,31 @@ class ReleaseVendorTest {
                 .as("a property named description stays")
                 .isEqualTo("string");
         assertThat(new String(gunzip(first.get("release/catalog/instance-types.tsv.gz")), StandardCharsets.UTF_8))
-                .contains(TAG);
+                .contains(TAG)
+                .contains(COMMIT);
+    }
+
+    @Test
+    void aTagWithoutAKnownCommitIsRefusedBeforeAnythingIsWritten() throws IOException {
+        Files.delete(dir.resolve("mirror").resolve(UpstreamMirror.TAGS_FILE));
+
+        assertThatThrownBy(() -> ReleaseVendor.vendor(
+                        UpstreamMirror.at(dir.resolve("mirror")), releases, List.of(TAG), System.out))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("no commit is known for " + TAG + ": the mirror's tags.tsv does not record it"
+                        + " (libexec/fetch-upstream " + TAG + " writes it)");
+        try (Stream<Path> written = Files.list(releases)) {
+            assertThat(written).isEmpty();
+        }
+    }
+
+    @Test
+    void aCommittedReleaseIsReDerivedWithTheCommitItNames() throws IOException {
+        vendorAndRead();
+        Files.delete(dir.resolve("mirror").resolve(UpstreamMirror.TAGS_FILE));
+
+        assertThat(ReleaseVendor.commit(UpstreamMirror.at(dir.resolve("mirror")), releases, TAG))
+                .isEqualTo(COMMIT);
     }
 
     @Test
@@ -117,7 +160,10 @@ class ReleaseVendorTest {
     private Map<String, byte[]> vendorAndRead() throws IOException {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         ReleaseVendor.vendor(
-                repo.resolve(".git"), releases, List.of(TAG), new PrintStream(log, true, StandardCharsets.UTF_8));
+                UpstreamMirror.at(dir.resolve("mirror")),
+                releases,
+                List.of(TAG),
+                new PrintStream(log, true, StandardCharsets.UTF_8));
         assertThat(log.toString(StandardCharsets.UTF_8)).contains(TAG + " -> 1.99 (3 CRDs");
         Map<String, byte[]> files = new TreeMap<>();
         Path root = releases.getParent().getParent();
@@ -163,16 +209,6 @@ class ReleaseVendorTest {
         Path path = repo.resolve(file);
         Files.createDirectories(path.getParent());
         Files.writeString(path, text);
-    }
-
-    private void git(String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of("git", "-C", repo.toString()));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor())
-                .as(String.join(" ", command) + ": " + output)
-                .isZero();
     }
 
     private static byte[] gunzip(byte[] bytes) throws IOException {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.NeedsUpstreamMirror;
 import dev.platform.karpenter.testing.TestConfigs;
 import dev.platform.karpenter.testing.kubernetes.CrdValidator;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and node classes it declares against the real CRDs of that very release, schema, defaults and CEL rules, with
  * the seed's pool settings (consolidation, 30-day expiry) and a second pool.
  */
+@NeedsUpstreamMirror
 @KernelOnlyThroughSynthesized
 class UpgradeWalkManifestsTest {
     private static final String EXTRA_POOL =

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.NeedsUpstreamMirror;
 import dev.platform.karpenter.testing.kubernetes.UpstreamCharts;
 import java.util.List;
 import java.util.stream.Stream;
@@ -42,6 +43,7 @@ class V1Beta1ManifestsTest {
 
     @ParameterizedTest(name = "{1}")
     @MethodSource("releases")
+    @NeedsUpstreamMirror
     void everyObjectMatchesTheCrdOfItsRelease(String chartTag, String caseName, ClusterConfig config) {
         List<JsonNode> documents = Rendered.of(config);
 
@@ -138,6 +140,7 @@ class V1Beta1ManifestsTest {
     }
 
     @Test
+    @NeedsUpstreamMirror
     void theSchemasRejectWhatKarpenterWouldReject() {
         JsonNode nodePool = Rendered.find(Rendered.of(config("0.37.8")), "NodePool", "default");
         ObjectNode wrongPolicy = nodePool.deepCopy();

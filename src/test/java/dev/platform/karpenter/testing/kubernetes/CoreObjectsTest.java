@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.NeedsUpstreamMirror;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * wrong type, and accepts the objects as rendered. The objects come from the upstream v0.30.0 chart, which renders
  * every core kind this project meets (webhooks included), plus the Job of the node pools' uninstall hook.
  */
+@NeedsUpstreamMirror
 @KernelOnlyThroughSynthesized
 class CoreObjectsTest {
     private static final List<JsonNode> RENDERED = HelmRender.template(

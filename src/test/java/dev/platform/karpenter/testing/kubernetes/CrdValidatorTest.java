@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
+import dev.platform.karpenter.testing.NeedsUpstreamMirror;
 import org.junit.jupiter.api.Test;
 
 /** The tests' validator adds the typed ObjectMeta check to the app's CRD validation. */
+@NeedsUpstreamMirror
 @KernelOnlyThroughSynthesized
 class CrdValidatorTest {
     private static final CrdValidator V1 =

@@ -1,16 +1,18 @@
 package dev.platform.karpenter.testing.kubernetes;
 
-import java.net.URISyntaxException;
-import java.net.URL;
+import dev.platform.karpenter.testing.Mirror;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The upstream {@code karpenter} and {@code karpenter-crd} charts kept in {@code src/test/resources/charts/<tag>/}
- * (copied unchanged from github.com/aws/karpenter-provider-aws, see that folder's README). One tag per chart family
- * the tests render; adding a family is adding its tag to a list (and its folder).
+ * Upstream's {@code karpenter} and {@code karpenter-crd} charts, read from the upstream mirror
+ * ({@link Mirror}: {@code <tag>/charts/<chart>}). One tag per chart family the tests render; adding a family is adding
+ * its tag to a list. A test class that uses them is {@link dev.platform.karpenter.testing.NeedsUpstreamMirror}.
+ *
+ * <p>At a tag, Chart.yaml and the image tag in values.yaml still name the release before it: upstream's release
+ * script rewrites those two lines when it publishes the chart.
  */
 public final class UpstreamCharts {
     /** One tag per family of each API generation the app renders for. */
@@ -55,11 +57,11 @@ public final class UpstreamCharts {
         return VALIDATORS.computeIfAbsent(tag, t -> CrdValidator.of(crds(t)));
     }
 
-    /** The chart folder {@code charts/<tag>/<chart>} on the test class path. */
+    /** The chart folder {@code <tag>/charts/<chart>} of the mirror. */
     public static Path chart(String tag, String chart) {
-        Path dir = root().resolve(tag).resolve(chart);
+        Path dir = Mirror.require().file(tag, "charts/" + chart);
         if (!Files.isDirectory(dir)) {
-            throw new AssertionError("no chart " + chart + " for " + tag + " in " + root());
+            throw new AssertionError("no chart " + chart + " for " + tag + " in the upstream mirror");
         }
         return dir;
     }
@@ -76,17 +78,5 @@ public final class UpstreamCharts {
     /** The tag as {@code karpenter_chart_version}: the app corrects the leading "v" to the registry's spelling. */
     public static String chartVersion(String tag) {
         return tag;
-    }
-
-    private static Path root() {
-        URL url = UpstreamCharts.class.getResource("/charts/LICENSE");
-        if (url == null) {
-            throw new AssertionError("charts/ is not on the test class path");
-        }
-        try {
-            return Path.of(url.toURI()).getParent();
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
