@@ -87,7 +87,7 @@ public final class CatalogueSource {
         columns.addAll(InstanceCatalogue.VPC_COLUMNS);
 
         StringBuilder out = new StringBuilder();
-        out.append("# Instance types of Karpenter (aws/karpenter-provider-aws, Apache License 2.0; see LICENSE)\n");
+        out.append("# Instance types, prices and network limits: facts derived from aws/karpenter-provider-aws\n");
         out.append("# tag=").append(provenance.tag()).append('\n');
         out.append("# commit=").append(provenance.commit()).append('\n');
         out.append("# commit_date=").append(provenance.commitDate()).append('\n');
