@@ -31,7 +31,11 @@ public @interface NeedsUpstreamMirror {
             if (context.getElement()
                     .map(element -> element.isAnnotationPresent(NeedsUpstreamMirror.class))
                     .orElse(false)) {
-                System.err.println("skipped " + context.getDisplayName() + ": " + Mirror.missing());
+                String what = context.getTestClass().map(Class::getSimpleName).orElse("")
+                        + context.getTestMethod()
+                                .map(method -> "." + method.getName())
+                                .orElse("");
+                System.err.println("skipped " + what + ": " + Mirror.missing());
             }
             return ConditionEvaluationResult.disabled(Mirror.missing());
         }
