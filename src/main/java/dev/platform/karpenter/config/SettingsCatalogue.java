@@ -353,6 +353,27 @@ public final class SettingsCatalogue {
                             + " not asked; any other OCI registry without a token. The controller image moves with"
                             + " controller_values.controller.image.repository.");
 
+    public static final Setting<Map<String, Object>> MONITORING = CONTROLLER
+            .object("monitoring")
+            .byDefault(Map.of())
+            .derivedDefault("nothing deployed; the synth output holds the rules file and dashboards")
+            .example("""
+                    {
+                      prometheus_rules   = true
+                      grafana_dashboards = true
+                      labels             = { release = "kube-prometheus-stack" }
+                    }""")
+            .describe(
+                    "alert rules and dashboards deployed for the Prometheus Operator and Grafana",
+                    "Every synth writes the alert rules of the release as a plain Prometheus rules file and two"
+                            + " Grafana dashboards to stacks/<cluster>-karpenter/monitoring/ (docs/guides/alerts.md)."
+                            + " prometheus_rules = true: the nodepools stack applies them as a PrometheusRule, and"
+                            + " the chart's ServiceMonitor is turned on (serviceMonitor.enabled); both need the"
+                            + " Prometheus Operator's CRDs. grafana_dashboards = true: the dashboards as ConfigMaps"
+                            + " labelled grafana_dashboard = \"1\" for the Grafana sidecar. labels: added to the"
+                            + " PrometheusRule, the ServiceMonitor (serviceMonitor.additionalLabels) and the"
+                            + " ConfigMaps, for your Prometheus's and Grafana's selectors.");
+
     // --- Node pools ------------------------------------------------------------------------------------------
     public static final Section NODE_POOLS_SECTION = section(
             "Node pools",

@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * What a cluster's synth output holds for monitoring, in {@code stacks/<stack>/monitoring/} next to the controller
- * stack's cdk.tf.json: the alert rules as a plain Prometheus rules file, for any Prometheus.
+ * stack's cdk.tf.json: the alert rules as a plain Prometheus rules file, for any Prometheus, and the Grafana
+ * dashboards as JSON to import.
  *
  * @param stackName the controller stack's name
  * @param files     file name to content, in the order written
@@ -23,6 +24,9 @@ public record MonitoringFiles(String stackName, Map<String, String> files) {
     public static MonitoringFiles of(ClusterConfig config, String stackName) {
         Map<String, String> files = new LinkedHashMap<>();
         files.put(RULES_FILE, AlertRules.rulesFile(config.release()));
+        for (Dashboards.Dashboard dashboard : Dashboards.of(config.release())) {
+            files.put(dashboard.file(), Dashboards.json(dashboard, config.release()));
+        }
         return new MonitoringFiles(stackName, Collections.unmodifiableMap(files));
     }
 

@@ -33,4 +33,16 @@ class MonitoringFilesTest {
                 .doesNotContain("nodepools_usage");
         assertThat(Files.readString(demo)).contains("karpenter_nodepools_usage");
     }
+
+    @Test
+    void dashboardsSitBesideTheRules() throws IOException {
+        KarpenterRelease release = KarpenterRelease.of(TestConfigs.V1);
+        for (Dashboards.Dashboard dashboard : Dashboards.of(release)) {
+            Path file = APP.stackDir("demo-karpenter").resolve("monitoring").resolve(dashboard.file());
+            assertThat(Files.readString(file)).isEqualTo(Dashboards.json(dashboard, release));
+        }
+        assertThat(APP.stackDir("seed-karpenter").resolve("monitoring/" + Dashboards.CAPACITY_FILE))
+                .content()
+                .contains("karpenter_cloudprovider_instance_type_price_estimate");
+    }
 }
