@@ -2,6 +2,8 @@ package dev.platform.karpenter.monitoring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.Synthesized;
@@ -15,8 +17,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** The synth output holds each cluster's monitoring files beside its controller stack. */
 @KernelOnlyThroughSynthesized
 class MonitoringFilesTest {
+    private static final ClusterConfig EXAMPLE = ConfigLoader.read(Path.of("terraform.tfvars.example"));
+
     @RegisterExtension
     static final Synthesized APP = Synthesized.app()
+            .cluster(EXAMPLE)
             .cluster("seed", "v0.30.0")
             .cluster("demo", TestConfigs.V1)
             .synthesize();
@@ -32,6 +37,16 @@ class MonitoringFilesTest {
                 .contains("karpenter_provisioner_usage")
                 .doesNotContain("nodepools_usage");
         assertThat(Files.readString(demo)).contains("karpenter_nodepools_usage");
+    }
+
+    @Test
+    void theExamplesOutputHoldsTheRulesFileAndBothDashboards() throws IOException {
+        Path monitoring = APP.stackDir(EXAMPLE.stackName("karpenter")).resolve("monitoring");
+
+        assertThat(Files.readString(monitoring.resolve(MonitoringFiles.RULES_FILE)))
+                .isEqualTo(AlertRules.rulesFile(EXAMPLE.release()));
+        assertThat(monitoring.resolve(Dashboards.CAPACITY_FILE)).isRegularFile();
+        assertThat(monitoring.resolve(Dashboards.DISRUPTION_FILE)).isRegularFile();
     }
 
     @Test
