@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.platform.karpenter.testing.TestConfigs;
+import java.util.Collections;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -99,8 +101,7 @@ class InterruptionSettingsTest {
                         "alarms.alarm_actions is an ARN of partition \"aws-cn\", but region us-west-2"),
                 Arguments.of(
                         "six actions",
-                        "alarms = { alarm_actions = [" + String.join(", ", java.util.Collections.nCopies(6, "\"a\""))
-                                + "] }",
+                        "alarms = { alarm_actions = [" + String.join(", ", Collections.nCopies(6, "\"a\"")) + "] }",
                         "alarms.alarm_actions names 6 actions; CloudWatch takes at most 5"),
                 Arguments.of(
                         "an action twice",
@@ -136,8 +137,8 @@ class InterruptionSettingsTest {
                         true,
                         90,
                         5,
-                        java.util.List.of(TOPIC, "arn:aws:lambda:us-west-2:111122223333:function:page"),
-                        java.util.List.of(TOPIC)));
+                        List.of(TOPIC, "arn:aws:lambda:us-west-2:111122223333:function:page"),
+                        List.of(TOPIC)));
     }
 
     @Test

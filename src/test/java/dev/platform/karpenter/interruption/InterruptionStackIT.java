@@ -13,6 +13,7 @@ import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TerraformRunner;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -164,7 +165,7 @@ class InterruptionStackIT {
     void ruleFailuresAlarmSumsTheFailedInvocationsOfEveryRule() {
         JsonNode alarm = describeAlarm(CLUSTER + "-InterruptionRuleFailures");
 
-        List<String> rules = new java.util.ArrayList<>();
+        List<String> rules = new ArrayList<>();
         String expression = "";
         for (JsonNode query : alarm.path("Metrics")) {
             if (query.has("Expression")) {
