@@ -8,6 +8,7 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.controller.ControllerStack;
 import dev.platform.karpenter.iam.IamStack;
 import dev.platform.karpenter.interruption.InterruptionStack;
+import dev.platform.karpenter.monitoring.MonitoringFiles;
 import dev.platform.karpenter.nodepools.NodePoolsStack;
 import dev.platform.karpenter.nodepools.PlainManifestFile;
 import dev.platform.karpenter.nodepools.PoolDocuments;
@@ -49,13 +50,15 @@ public final class KarpenterApp {
 
     /**
      * Adds the four stacks of every cluster to {@code app} and synthesizes it into {@code synthDir} (the App's
-     * outdir), then writes the plain manifest files next to the node-pools stacks. What touches no cdktf object (the
+     * outdir), then writes the plain manifest files next to the node-pools stacks and the monitoring files next to the
+     * controller stacks. What touches no cdktf object (the
      * node pools' documents, the controller's values) is made on {@code beside} meanwhile.
      */
     public static void synthesize(
             App app, Path synthDir, List<ClusterConfig> clusters, String stateDirFromStack, Executor beside)
             throws IOException {
         List<PlainManifestFile> plainFiles = new ArrayList<>();
+        List<MonitoringFiles> monitoringFiles = new ArrayList<>();
         for (ClusterConfig config : clusters) {
             IamStack iam = new IamStack(app, config);
             String nodeRoleName = iam.nodeRoleName();
@@ -66,6 +69,7 @@ public final class KarpenterApp {
             ControllerStack controller = new ControllerStack(app, config, iam, interruption, beside);
             NodePoolsStack nodePools = new NodePoolsStack(app, config, controller, joined(poolDocuments));
             plainFiles.add(nodePools.plainManifestFile());
+            monitoringFiles.add(MonitoringFiles.of(config, config.stackName(ControllerStack.CONCERN)));
             List<Map.Entry<String, ClusterStack>> byConcern = List.of(
                     Map.entry(IamStack.CONCERN, iam),
                     Map.entry(InterruptionStack.CONCERN, interruption),
@@ -82,6 +86,9 @@ public final class KarpenterApp {
         app.synth();
         for (PlainManifestFile file : plainFiles) {
             file.writeInto(synthDir);
+        }
+        for (MonitoringFiles files : monitoringFiles) {
+            files.writeInto(synthDir);
         }
     }
 

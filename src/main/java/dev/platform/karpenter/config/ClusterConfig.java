@@ -91,7 +91,7 @@ public record ClusterConfig(
         String serviceAccount = dnsLabel(settings, KARPENTER_SERVICE_ACCOUNT);
         Map<String, String> tags = AwsRules.requireTags(TAGS.key(), settings.get(TAGS));
         IamSettings iam = IamSettings.from(settings, apis);
-        InterruptionSettings interruption = InterruptionSettings.from(settings, clusterName);
+        InterruptionSettings interruption = InterruptionSettings.from(settings, clusterName, region);
         PoolsAndNodeClasses poolsAndClasses = PoolsAndNodeClasses.from(settings, clusterName, apis, tags);
         ClusterConfig config = new ClusterConfig(
                 clusterName,

@@ -37,7 +37,8 @@ public record ControllerSettings(
         List<Toleration> tolerations,
         Map<String, Object> affinity,
         Map<String, Object> chartValues,
-        ChartRepository chartRepository) {
+        ChartRepository chartRepository,
+        MonitoringSettings monitoring) {
 
     private static final Set<String> AFFINITY_KINDS = Set.of("nodeAffinity", "podAffinity", "podAntiAffinity");
     private static final Pattern AFFINITY_TEXT = Pattern.compile("[-A-Za-z0-9_./]{0,316}");
@@ -64,7 +65,8 @@ public record ControllerSettings(
                 List.copyOf(tolerations),
                 wholeNumbersAsLong(affinity),
                 ControllerValuesReader.read(settings, release),
-                ChartRepository.from(settings, region));
+                ChartRepository.from(settings, region),
+                MonitoringSettings.from(settings));
     }
 
     /**

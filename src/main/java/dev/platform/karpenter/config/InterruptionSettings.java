@@ -11,11 +11,12 @@ import java.util.regex.Pattern;
  *
  * @param queueName  queue_name: the SQS queue Karpenter drains (default: the cluster name)
  * @param kmsKeyId   queue_kms_key_id: a customer managed KMS key for the queue; default SQS-managed encryption
+ * @param alarms     alarms: the CloudWatch alarms on the queue and its rules
  */
-public record InterruptionSettings(String queueName, Optional<String> kmsKeyId) {
+public record InterruptionSettings(String queueName, Optional<String> kmsKeyId, AlarmSettings alarms) {
     private static final Pattern SQS_QUEUE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,80}");
 
-    static InterruptionSettings from(SettingsReader settings, String clusterName) {
+    static InterruptionSettings from(SettingsReader settings, String clusterName, String region) {
         String queueName = settings.optional(QUEUE_NAME).orElse(clusterName);
         ConfigException.requireMatch(
                 SQS_QUEUE_NAME, QUEUE_NAME.key(), "must be 1 to 80 letters, digits, '-' or '_'", queueName);
@@ -32,6 +33,6 @@ public record InterruptionSettings(String queueName, Optional<String> kmsKeyId) 
                     () -> "queue_kms_key_id must be a customer managed key: EventBridge cannot write to a "
                             + "queue encrypted with the AWS managed key alias/aws/sqs");
         });
-        return new InterruptionSettings(queueName, kmsKeyId);
+        return new InterruptionSettings(queueName, kmsKeyId, AlarmSettings.from(settings, region));
     }
 }

@@ -1,5 +1,7 @@
 package dev.platform.karpenter.config;
 
+import java.util.List;
+
 /**
  * Names of the AWS resources the stacks create, with the AWS length limits they must respect. Checked at synth
  * so a long cluster name fails with a message instead of half-way through an apply.
@@ -10,6 +12,12 @@ public final class ResourceNames {
     public static final int EVENT_RULE_NAME_MAX = 64;
     /** Longest suffix an interruption rule name may have, so that the longest valid cluster name still fits. */
     public static final int EVENT_RULE_SUFFIX_MAX = 13;
+    /** CloudWatch alarm names: up to 255 characters. */
+    public static final int ALARM_NAME_MAX = 255;
+    /** The interruption stack's alarms: the queue's oldest message, and the rules' failed deliveries. */
+    public static final String QUEUE_AGE_ALARM = "InterruptionQueueAge";
+
+    public static final String RULE_FAILURES_ALARM = "InterruptionRuleFailures";
 
     private final ClusterConfig config;
 
@@ -54,6 +62,11 @@ public final class ResourceNames {
         return config.clusterName() + "-" + suffix;
     }
 
+    /** CloudWatch alarm name: the cluster name and the alarm's, like the rules. */
+    public String alarm(String alarmName) {
+        return config.clusterName() + "-" + alarmName;
+    }
+
     void requireWithinAwsLimits() {
         if (config.iam().useNamePrefix()) {
             requireLength(
@@ -74,6 +87,9 @@ public final class ResourceNames {
                 EVENT_RULE_NAME_MAX,
                 "EventBridge rule name",
                 "");
+        for (String alarm : List.of(QUEUE_AGE_ALARM, RULE_FAILURES_ALARM)) {
+            requireLength("cluster_name", alarm(alarm), ALARM_NAME_MAX, "CloudWatch alarm name", "");
+        }
     }
 
     private void requireLength(String key, String name, int max, String what, String alternative) {

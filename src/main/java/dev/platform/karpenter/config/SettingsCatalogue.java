@@ -235,6 +235,32 @@ public final class SettingsCatalogue {
                             + " kms:GenerateDataKey and kms:Decrypt (docs/guides/what-gets-created.md). The AWS managed key alias/aws/sqs is"
                             + " rejected: EventBridge cannot write to a queue encrypted with it.");
 
+    public static final Setting<Map<String, Object>> ALARMS = INTERRUPTION
+            .object("alarms")
+            .byDefault(Map.of())
+            .derivedDefault("both alarms, no actions")
+            .example("""
+                    {
+                      queue_age_seconds  = 120
+                      evaluation_periods = 3
+                      alarm_actions      = ["arn:aws:sns:ap-southeast-1:123456789012:karpenter-alerts"]
+                      ok_actions         = ["arn:aws:sns:ap-southeast-1:123456789012:karpenter-alerts"]
+                    }""")
+            .describe(
+                    "CloudWatch alarms on the interruption queue and its rules",
+                    "Two alarms: \"<cluster_name>-InterruptionQueueAge\" fires when the queue's oldest message has"
+                            + " been older than queue_age_seconds (" + AlarmSettings.MIN_QUEUE_AGE_SECONDS + " to "
+                            + AlarmSettings.MAX_QUEUE_AGE_SECONDS + ", default "
+                            + AlarmSettings.DEFAULT_QUEUE_AGE_SECONDS + "; the queue keeps messages 300 seconds) for"
+                            + " evaluation_periods minutes (1 to " + AlarmSettings.MAX_EVALUATION_PERIODS
+                            + ", default " + AlarmSettings.DEFAULT_EVALUATION_PERIODS + "): the controller is not"
+                            + " draining it. \"<cluster_name>-InterruptionRuleFailures\" fires when EventBridge"
+                            + " failed to deliver an event of any of the rules to the queue in five minutes."
+                            + " alarm_actions and ok_actions: up to " + AlarmSettings.MAX_ACTIONS + " action ARNs"
+                            + " each (SNS topics, Lambda functions, Auto Scaling policies, EC2 or Systems Manager"
+                            + " actions) in the region's partition. enabled = false makes neither alarm"
+                            + " (docs/guides/alerts.md).");
+
     // --- Controller ------------------------------------------------------------------------------------------
     public static final Section CONTROLLER = section("Controller", "karpenter", "");
 
@@ -326,6 +352,27 @@ public final class SettingsCatalogue {
                             + " pull-through cache of ECR Public) is logged in to with its own token and ECR Public is"
                             + " not asked; any other OCI registry without a token. The controller image moves with"
                             + " controller_values.controller.image.repository.");
+
+    public static final Setting<Map<String, Object>> MONITORING = CONTROLLER
+            .object("monitoring")
+            .byDefault(Map.of())
+            .derivedDefault("nothing deployed; the synth output holds the rules file and dashboards")
+            .example("""
+                    {
+                      prometheus_rules   = true
+                      grafana_dashboards = true
+                      labels             = { release = "kube-prometheus-stack" }
+                    }""")
+            .describe(
+                    "alert rules and dashboards deployed for the Prometheus Operator and Grafana",
+                    "Every synth writes the alert rules of the release as a plain Prometheus rules file and two"
+                            + " Grafana dashboards to stacks/<cluster>-karpenter/monitoring/ (docs/guides/alerts.md)."
+                            + " prometheus_rules = true: the nodepools stack applies them as a PrometheusRule, and"
+                            + " the chart's ServiceMonitor is turned on (serviceMonitor.enabled); both need the"
+                            + " Prometheus Operator's CRDs. grafana_dashboards = true: the dashboards as ConfigMaps"
+                            + " labelled grafana_dashboard = \"1\" for the Grafana sidecar. labels: added to the"
+                            + " PrometheusRule, the ServiceMonitor (serviceMonitor.additionalLabels) and the"
+                            + " ConfigMaps, for your Prometheus's and Grafana's selectors.");
 
     // --- Node pools ------------------------------------------------------------------------------------------
     public static final Section NODE_POOLS_SECTION = section(

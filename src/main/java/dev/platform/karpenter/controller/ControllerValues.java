@@ -9,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.ControllerIdentity;
 import dev.platform.karpenter.config.ControllerResources;
+import dev.platform.karpenter.config.MonitoringSettings;
 import dev.platform.karpenter.config.TerraformDocument;
 import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.config.Toleration;
@@ -45,6 +46,7 @@ import java.util.function.UnaryOperator;
  *                               required node terms exclude
  * @param reservedCapacity       whether to turn on the ReservedCapacity feature gate (ClusterConfig says when)
  * @param gatesTurnedOn          the add-on kinds' feature gates to turn on (ClusterConfig says which)
+ * @param monitoring             monitoring: with prometheus_rules, the chart's ServiceMonitor with its labels
  */
 public record ControllerValues(
         HelmValueKeys keys,
@@ -61,7 +63,8 @@ public record ControllerValues(
         Map<String, Object> overrides,
         List<String> poolLabels,
         boolean reservedCapacity,
-        List<ValuePath> gatesTurnedOn) {
+        List<ValuePath> gatesTurnedOn,
+        MonitoringSettings monitoring) {
 
     public static final String ROLE_ARN_ANNOTATION = HelmValueKeys.ROLE_ARN_ANNOTATION;
     public static final String STS_REGIONAL_ENDPOINTS_ANNOTATION = "eks.amazonaws.com/sts-regional-endpoints";
@@ -104,7 +107,8 @@ public record ControllerValues(
                         .distinct()
                         .toList(),
                 config.turnsOnReservedCapacity(RenderedPools.of(config).allowsReserved()),
-                config.gatesTurnedOn());
+                config.gatesTurnedOn(),
+                config.controller().monitoring());
     }
 
     /**
@@ -191,6 +195,13 @@ public record ControllerValues(
             put(root, HelmValueKeys.RESERVED_CAPACITY_GATE, true);
         }
         gatesTurnedOn.forEach(gate -> put(root, gate, true));
+        if (monitoring.prometheusRules()) {
+            // Every release's chart has both keys (ControllerStackTest checks each one's values.yaml).
+            put(root, HelmValueKeys.SERVICE_MONITOR_ENABLED, true);
+            if (!monitoring.labels().isEmpty()) {
+                put(root, HelmValueKeys.SERVICE_MONITOR_LABELS, monitoring.labels());
+            }
+        }
         merge(root, overrides);
         String affinityKey = HelmValueKeys.AFFINITY.segments().get(0);
         if (root.get(affinityKey) instanceof ObjectNode merged) {

@@ -37,6 +37,11 @@ public class InterruptionRule extends Construct {
                         .build());
     }
 
+    /** The rule's name as a Terraform reference. */
+    String name() {
+        return rule.getName();
+    }
+
     /** Imports the existing rule of that name and its queue target instead of creating them. */
     void adopt(String ruleName) {
         rule.importFrom(ruleName);

@@ -7,11 +7,13 @@ import dev.platform.karpenter.config.ClusterConfig;
 import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.release.InterruptionEvents;
 import dev.platform.karpenter.release.InterruptionEvents.Event;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import software.constructs.Construct;
 
-/** {@code <cluster>-interruption}: the SQS queue Karpenter drains and the EventBridge rules that feed it. */
+/** {@code <cluster>-interruption}: the SQS queue Karpenter drains, the EventBridge rules that feed
+ * it, and the alarms that tell when either breaks. */
 public class InterruptionStack extends ClusterStack {
     /** The stack is named {@code <cluster_name>-interruption}. */
     public static final String CONCERN = "interruption";
@@ -25,6 +27,7 @@ public class InterruptionStack extends ClusterStack {
         // cluster with the version guards stops it before a queue is made for a Karpenter that cannot run.
         ClusterGuards.guardedCluster(this, config);
         queue = new InterruptionQueue(this, "interruption_queue", config);
+        List<String> ruleNames = new ArrayList<>();
         for (Event event : InterruptionEvents.handledBy(config.release())) {
             // An adopted rule keeps its name (a name_prefix one included), so no second set forwards each event.
             String adopted = Optional.ofNullable(config.adoption().eventRules().get(event.ruleSuffix()))
@@ -39,6 +42,10 @@ public class InterruptionStack extends ClusterStack {
             if (adopted != null) {
                 rule.adopt(adopted);
             }
+            ruleNames.add(rule.name());
+        }
+        if (config.interruption().alarms().enabled()) {
+            new InterruptionAlarms(this, "alarms", config, queue.name(), ruleNames);
         }
         output(
                 "karpenter_sqs_queue_name",

@@ -4,9 +4,13 @@ import dev.platform.karpenter.aws.AwsProviders;
 import dev.platform.karpenter.aws.ClusterAccess;
 import dev.platform.karpenter.aws.ClusterStack;
 import dev.platform.karpenter.config.ClusterConfig;
+import dev.platform.karpenter.config.TerraformStrings;
 import dev.platform.karpenter.controller.ControllerStack;
+import dev.platform.karpenter.monitoring.MonitoringManifests;
+import dev.platform.karpenter.nodepools.manifest.ManifestYaml;
 import imports.helm.release.Release;
 import java.util.List;
+import java.util.Map;
 import software.constructs.Construct;
 
 /**
@@ -29,6 +33,8 @@ public class NodePoolsStack extends ClusterStack {
     static final int RELEASE_TIMEOUT_SECONDS = 900;
 
     static final String RELEASE_NAME = "karpenter-nodepools";
+    /** The PrometheusRule and dashboards of the monitoring setting, when it deploys any. */
+    static final String MONITORING_RELEASE_NAME = "karpenter-monitoring";
 
     private final PlainManifestFile plainFile;
     /** The references to the IAM stack this stack holds. */
@@ -49,6 +55,17 @@ public class NodePoolsStack extends ClusterStack {
                 .wait(true)
                 .timeout(RELEASE_TIMEOUT_SECONDS)
                 .build();
+        List<Map<String, Object>> monitoring = MonitoringManifests.of(config);
+        if (!monitoring.isEmpty()) {
+            // The same two-file chart, a release of its own: the rules and dashboards outlive no pool, need no wait.
+            Release.Builder.create(this, "monitoring")
+                    .provider(cluster.helm())
+                    .name(MONITORING_RELEASE_NAME)
+                    .namespace(config.namespace())
+                    .chart(chart.path())
+                    .values(List.of(TerraformStrings.literal(ManifestYaml.document(Map.of("manifests", monitoring)))))
+                    .build();
+        }
         output(
                 "manifests_yaml",
                 documents.manifestsYaml(),

@@ -24,6 +24,10 @@ public record HelmValueKeys(
     public static final String ROLE_ARN_ANNOTATION = "eks.amazonaws.com/role-arn";
 
     public static final ValuePath REPLICAS = ValuePath.of("replicas");
+    /** The chart's ServiceMonitor for the Prometheus Operator, and the labels its selector needs. */
+    public static final ValuePath SERVICE_MONITOR_ENABLED = ValuePath.of("serviceMonitor", "enabled");
+
+    public static final ValuePath SERVICE_MONITOR_LABELS = ValuePath.of("serviceMonitor", "additionalLabels");
     public static final ValuePath CONTROLLER_RESOURCES = ValuePath.of("controller", "resources");
     public static final ValuePath TOLERATIONS = ValuePath.of("tolerations");
     public static final ValuePath AFFINITY = ValuePath.of("affinity");

@@ -9,6 +9,7 @@ import dev.platform.karpenter.catalog.CatalogueSource;
 import dev.platform.karpenter.release.AddOnKind;
 import dev.platform.karpenter.release.ApiGeneration;
 import dev.platform.karpenter.release.KubernetesSupport;
+import dev.platform.karpenter.release.ReleaseMetrics;
 import dev.platform.karpenter.schema.ChartValuesSchema;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -40,8 +41,8 @@ import java.util.zip.GZIPOutputStream;
 /**
  * Derives what the app validates against from upstream Karpenter release tags in an {@link UpstreamMirror} into
  * src/main/resources/dev/platform/karpenter/release/releases/MAJOR.MINOR/ (libexec/vendor-release runs it and says
- * how): the chart's values as paths, kinds and defaults ({@link ChartValuesSchema#FACTS_FILE}), and the pool and
- * node-class CRDs the karpenter-crd chart installs, trimmed to what validation reads. Trimming keeps the
+ * how): the chart's values as paths, kinds and defaults ({@link ChartValuesSchema#FACTS_FILE}), the metrics its
+ * reference page lists ({@link MetricsReference}), and the pool and node-class CRDs the karpenter-crd chart installs, trimmed to what validation reads. Trimming keeps the
  * openAPIV3Schema of the storage version and of older versions served beside it, except their descriptions and its
  * status (the controller writes status, the app never does); CRDs, versions and CRD fields the validator does not
  * read are dropped. Each CRD is written as gzipped JSON (it is a quarter of the YAML, and the parser reads JSON
@@ -245,6 +246,12 @@ public final class ReleaseVendor {
                     ChartValuesSchema.parse(values, tag.replaceFirst("^v", ""))
                             .facts(REPOSITORY, tag, commit, VALUES_PATH));
         }
+        Path metricsPage = MetricsReference.pageAt(mirror.root(), tag);
+        if (Files.isRegularFile(metricsPage)) {
+            files.put(
+                    MetricsReference.FILE,
+                    MetricsReference.facts(tag, commit, metricsPage).getBytes(StandardCharsets.UTF_8));
+        }
         List<String> crds = new ArrayList<>();
         // The CRD chart's templates name the CRDs it installs; their untemplated text is in pkg/apis/crds.
         Path templates = mirror.file(tag, "charts/karpenter-crd/templates");
@@ -285,7 +292,14 @@ public final class ReleaseVendor {
         Matcher m = tagMatcher(tag);
         Map<String, byte[]> files = derive(mirror, tag, commit);
         Path dir = releases.resolve(m.group(1) + "." + m.group(2));
+        // Facts checked by hand against upstream's code, not derived: they stay (ReleaseMetrics says which).
+        Path handChecked = dir.resolve(ReleaseMetrics.CODE_CHECKED);
+        byte[] kept = Files.isRegularFile(handChecked) ? Files.readAllBytes(handChecked) : null;
         deleteRecursively(dir);
+        if (kept != null) {
+            Files.createDirectories(dir);
+            Files.write(handChecked, kept);
+        }
         for (Map.Entry<String, byte[]> file : files.entrySet()) {
             Path target = dir.resolve(file.getKey());
             Files.createDirectories(target.getParent());

@@ -13,6 +13,7 @@ import dev.platform.karpenter.testing.Synthesized;
 import dev.platform.karpenter.testing.TerraformRunner;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -36,6 +37,10 @@ class InterruptionStackIT {
             CLUSTER + "-StateChange",
             CLUSTER + "-CapacityResv");
 
+    private static final String TOPIC = "arn:aws:sns:" + MotoServer.REGION + ":123456789012:karpenter-alerts";
+    private static final List<String> ALARM_NAMES =
+            List.of(CLUSTER + "-InterruptionQueueAge", CLUSTER + "-InterruptionRuleFailures");
+
     @RegisterExtension
     static final SharedMoto MOTO = SharedMoto.perClass();
 
@@ -51,11 +56,12 @@ class InterruptionStackIT {
         moto.createEksCluster(CLUSTER, "1.34");
         Synthesized synthesized =
                 Synthesized.of(TestConfigs.parse("""
-                cluster_name = "%s"
-                region = "%s"
-                karpenter_chart_version = "%s"
+                cluster_name = "%1$s"
+                region = "%2$s"
+                karpenter_chart_version = "%3$s"
                 tags = { Team = "platform" }
-                """.formatted(CLUSTER, MotoServer.REGION, TestConfigs.V1)));
+                alarms = { queue_age_seconds = 90, alarm_actions = ["%4$s"], ok_actions = ["%4$s"] }
+                """.formatted(CLUSTER, MotoServer.REGION, TestConfigs.V1, TOPIC)));
         terraform = new TerraformRunner(synthesized.stackDir(CLUSTER + "-interruption"), moto);
         terraform.init();
         timed("apply", () -> {
@@ -140,6 +146,56 @@ class InterruptionStackIT {
 
     @Test
     @Order(1)
+    void queueAgeAlarmWatchesTheQueuesOldestMessage() {
+        JsonNode alarm = describeAlarm(CLUSTER + "-InterruptionQueueAge");
+
+        assertThat(alarm.path("Namespace").asText()).isEqualTo("AWS/SQS");
+        assertThat(alarm.path("MetricName").asText()).isEqualTo("ApproximateAgeOfOldestMessage");
+        assertThat(alarm.path("Dimensions"))
+                .isEqualTo(JSON.valueToTree(List.of(Map.of("Name", "QueueName", "Value", CLUSTER))));
+        assertThat(alarm.path("Statistic").asText()).isEqualTo("Maximum");
+        assertThat(alarm.path("Threshold").asDouble()).isEqualTo(90.0);
+        assertThat(alarm.path("EvaluationPeriods").asInt()).isEqualTo(3);
+        assertThat(texts(alarm.path("AlarmActions"))).containsExactly(TOPIC);
+        assertThat(texts(alarm.path("OKActions"))).containsExactly(TOPIC);
+    }
+
+    @Test
+    @Order(1)
+    void ruleFailuresAlarmSumsTheFailedInvocationsOfEveryRule() {
+        JsonNode alarm = describeAlarm(CLUSTER + "-InterruptionRuleFailures");
+
+        List<String> rules = new ArrayList<>();
+        String expression = "";
+        for (JsonNode query : alarm.path("Metrics")) {
+            if (query.has("Expression")) {
+                expression = query.path("Expression").asText();
+            } else {
+                assertThat(query.at("/MetricStat/Metric/Namespace").asText()).isEqualTo("AWS/Events");
+                assertThat(query.at("/MetricStat/Metric/MetricName").asText()).isEqualTo("FailedInvocations");
+                rules.add(query.at("/MetricStat/Metric/Dimensions/0/Value").asText());
+            }
+        }
+        assertThat(rules).containsExactlyInAnyOrderElementsOf(RULE_NAMES);
+        assertThat(expression).startsWith("SUM([");
+        assertThat(texts(alarm.path("AlarmActions"))).containsExactly(TOPIC);
+    }
+
+    @Test
+    @Order(1)
+    void defaultTagsReachBothAlarms() {
+        for (String name : ALARM_NAMES) {
+            JsonNode tags = moto.boto3("""
+                    cloudwatch = boto3.client("cloudwatch")
+                    arn = cloudwatch.describe_alarms(AlarmNames=[args[0]])["MetricAlarms"][0]["AlarmArn"]
+                    emit({t["Key"]: t["Value"] for t in cloudwatch.list_tags_for_resource(ResourceARN=arn)["Tags"]})
+                    """, name);
+            assertThat(tags.path("Team").asText()).as(name).isEqualTo("platform");
+        }
+    }
+
+    @Test
+    @Order(1)
     void outputsTheQueueNameAndArn() {
         JsonNode outputs = terraform.output();
 
@@ -155,7 +211,7 @@ class InterruptionStackIT {
 
     @Test
     @Order(3)
-    void destroyLeavesNoQueueAndNoRule() {
+    void destroyLeavesNoQueueNoRuleAndNoAlarm() {
         timed("destroy", () -> {
             terraform.destroy();
             return null;
@@ -163,6 +219,21 @@ class InterruptionStackIT {
 
         assertThat(moto.listQueueUrls()).isEmpty();
         assertThat(moto.listRuleNames()).isEmpty();
+        assertThat(alarmNames()).isEmpty();
+    }
+
+    private static JsonNode describeAlarm(String name) {
+        JsonNode alarms = moto.boto3("""
+                emit(boto3.client("cloudwatch").describe_alarms(AlarmNames=[args[0]])["MetricAlarms"])
+                """, name);
+        assertThat(alarms).as(name).hasSize(1);
+        return alarms.get(0);
+    }
+
+    private static List<String> alarmNames() {
+        return texts(moto.boto3("""
+                emit([a["AlarmName"] for a in boto3.client("cloudwatch").describe_alarms()["MetricAlarms"]])
+                """));
     }
 
     private static JsonNode eventPattern(String rule) throws Exception {

@@ -35,6 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class InterruptionStackTest {
     private static final String KEY_ARN = "arn:aws:kms:us-west-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab";
     private static final String LONGEST_CLUSTER = "c".repeat(50);
+    private static final String TOPIC = "arn:aws:sns:us-west-2:111122223333:karpenter-alerts";
 
     /** One app with a cluster per case: synthesis is the slow part. */
     @RegisterExtension
@@ -42,7 +43,14 @@ class InterruptionStackTest {
             .cluster("v030", "v0.30.0", "tags = { Team = \"platform\" }")
             .cluster("v19", "1.9.0")
             .cluster("v110", "1.10.0")
-            .cluster("kms", TestConfigs.V1, "queue_name = \"karpenter-kms\"", "queue_kms_key_id = \"" + KEY_ARN + "\"")
+            .cluster(
+                    "kms",
+                    TestConfigs.V1,
+                    "queue_name = \"karpenter-kms\"",
+                    "queue_kms_key_id = \"" + KEY_ARN + "\"",
+                    "alarms = { queue_age_seconds = 90, evaluation_periods = 5, alarm_actions = [\"" + TOPIC
+                            + "\"], ok_actions = [\"" + TOPIC + "\"] }")
+            .cluster("quiet", TestConfigs.V1, "alarms = { enabled = false }")
             .cluster(LONGEST_CLUSTER, TestConfigs.V1)
             .cluster(TestConfigs.configFor("china", "cn-north-1", TestConfigs.V1))
             .synthesize();
@@ -193,6 +201,93 @@ class InterruptionStackTest {
     }
 
     @Test
+    void queueAgeAlarmWatchesTheOldestMessageOfTheQueueByDefault() {
+        JsonNode stack = stack("v030");
+        JsonNode alarm = alarm(stack, "v030-InterruptionQueueAge");
+
+        assertThat(alarm.path("namespace").asText()).isEqualTo("AWS/SQS");
+        assertThat(alarm.path("metric_name").asText()).isEqualTo("ApproximateAgeOfOldestMessage");
+        assertThat(alarm.path("dimensions"))
+                .isEqualTo(Json.tree(Map.of("QueueName", ref("aws_sqs_queue", queueId(stack), "name"))));
+        assertThat(alarm.path("statistic").asText()).isEqualTo("Maximum");
+        assertThat(alarm.path("period").asInt()).isEqualTo(60);
+        assertThat(alarm.path("comparison_operator").asText()).isEqualTo("GreaterThanThreshold");
+        assertThat(alarm.path("threshold").asInt()).isEqualTo(120);
+        assertThat(alarm.path("evaluation_periods").asInt()).isEqualTo(3);
+        assertThat(alarm.path("treat_missing_data").asText()).isEqualTo("notBreaching");
+        assertThat(alarm.has("alarm_actions"))
+                .as("no actions unless configured")
+                .isFalse();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rulesPerRelease")
+    void ruleFailuresAlarmSumsTheFailedInvocationsOfEveryRule(String cluster, List<String> detailTypes) {
+        JsonNode stack = stack(cluster);
+        JsonNode alarm = alarm(stack, cluster + "-InterruptionRuleFailures");
+        List<String> ruleRefs = new ArrayList<>();
+        resources(stack, "aws_cloudwatch_event_rule")
+                .fieldNames()
+                .forEachRemaining(id -> ruleRefs.add(ref("aws_cloudwatch_event_rule", id, "name")));
+
+        List<String> watchedRules = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        String expression = null;
+        for (JsonNode query : alarm.path("metric_query")) {
+            if (query.has("expression")) {
+                expression = query.path("expression").asText();
+                assertThat(query.path("return_data").asBoolean()).isTrue();
+                continue;
+            }
+            ids.add(query.path("id").asText());
+            assertThat(query.path("return_data").asBoolean()).isFalse();
+            assertThat(query.at("/metric/namespace").asText()).isEqualTo("AWS/Events");
+            assertThat(query.at("/metric/metric_name").asText()).isEqualTo("FailedInvocations");
+            assertThat(query.at("/metric/stat").asText()).isEqualTo("Sum");
+            assertThat(query.at("/metric/period").asInt()).isEqualTo(300);
+            watchedRules.add(query.at("/metric/dimensions/RuleName").asText());
+        }
+
+        assertThat(watchedRules).hasSize(detailTypes.size()).containsExactlyInAnyOrderElementsOf(ruleRefs);
+        assertThat(expression).isEqualTo("SUM([" + String.join(",", ids) + "])");
+        assertThat(alarm.path("comparison_operator").asText()).isEqualTo("GreaterThanOrEqualToThreshold");
+        assertThat(alarm.path("threshold").asInt()).isEqualTo(1);
+        assertThat(alarm.path("evaluation_periods").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void alarmsTakeTheConfiguredThresholdAndActions() {
+        JsonNode stack = stack("kms");
+        JsonNode queueAge = alarm(stack, "kms-InterruptionQueueAge");
+        JsonNode ruleFailures = alarm(stack, "kms-InterruptionRuleFailures");
+
+        assertThat(queueAge.path("threshold").asInt()).isEqualTo(90);
+        assertThat(queueAge.path("evaluation_periods").asInt()).isEqualTo(5);
+        for (JsonNode alarm : List.of(queueAge, ruleFailures)) {
+            assertThat(alarm.path("alarm_actions")).isEqualTo(Json.tree(List.of(TOPIC)));
+            assertThat(alarm.path("ok_actions")).isEqualTo(Json.tree(List.of(TOPIC)));
+        }
+    }
+
+    @Test
+    void alarmsOffMakesNoAlarm() {
+        assertThat(resources(stack("quiet"), "aws_cloudwatch_metric_alarm")).isEmpty();
+        assertThat(resources(stack("quiet"), "aws_sqs_queue")).hasSize(1);
+    }
+
+    @Test
+    void alarmNamesFitCloudWatchLimitForTheLongestValidClusterName() {
+        List<String> names = new ArrayList<>();
+        resources(stack(LONGEST_CLUSTER), "aws_cloudwatch_metric_alarm")
+                .forEach(alarm -> names.add(alarm.path("alarm_name").asText()));
+
+        assertThat(names)
+                .containsExactlyInAnyOrder(
+                        LONGEST_CLUSTER + "-InterruptionQueueAge", LONGEST_CLUSTER + "-InterruptionRuleFailures")
+                .allSatisfy(name -> assertThat(name).hasSizeLessThanOrEqualTo(ResourceNames.ALARM_NAME_MAX));
+    }
+
+    @Test
     void outputsTheQueueNameAndArn() {
         JsonNode stack = stack("v030");
         String queue = queueId(stack);
@@ -256,6 +351,17 @@ class InterruptionStackTest {
     private static JsonNode policyDocument(JsonNode stack) {
         return Json.parse(
                 onlyResource(stack, "aws_sqs_queue_policy").path("policy").asText());
+    }
+
+    private static JsonNode alarm(JsonNode stack, String name) {
+        List<JsonNode> named = new ArrayList<>();
+        resources(stack, "aws_cloudwatch_metric_alarm").forEach(alarm -> {
+            if (alarm.path("alarm_name").asText().equals(name)) {
+                named.add(alarm);
+            }
+        });
+        assertThat(named).as("alarms named " + name).hasSize(1);
+        return named.get(0);
     }
 
     private static String queueId(JsonNode stack) {
