@@ -7,6 +7,7 @@ import dev.platform.karpenter.catalog.NodeOverlay;
 import dev.platform.karpenter.catalog.NodeResources;
 import dev.platform.karpenter.catalog.Selection;
 import dev.platform.karpenter.catalog.Spending;
+import dev.platform.karpenter.release.KarpenterRelease;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,7 +21,8 @@ import java.util.TreeSet;
  * One pool evaluated against the catalogue: the types it can launch, what its limits allow, and what is wrong with
  * it: refusals (the synth stops) and warnings.
  */
-public record PoolPreview(PoolFacts pool, Selection selection, List<String> refusals, List<String> warnings) {
+public record PoolPreview(
+        PoolFacts pool, Selection selection, List<String> refusals, List<String> warnings, PoolDisruption disruption) {
     /** Spot-to-spot consolidation needs this many types to choose from (upstream's documented floor). */
     static final int SPOT_TO_SPOT_MIN_TYPES = 15;
 
@@ -33,7 +35,10 @@ public record PoolPreview(PoolFacts pool, Selection selection, List<String> refu
             PoolFacts pool,
             List<NodeOverlay> overlays,
             boolean spotToSpot,
-            boolean minValuesBestEffort) {
+            boolean minValuesBestEffort,
+            KarpenterRelease release,
+            boolean driftOn,
+            PoolDisruption.Options options) {
         Selection selection = catalogue.select(pool.requirements(), pool.nodeClass(), overlays);
         List<String> refusals = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
@@ -111,7 +116,15 @@ public record PoolPreview(PoolFacts pool, Selection selection, List<String> refu
                         + "); pods beyond that stay Pending unless the VPC CNI runs with prefix delegation");
             }
         }
-        return new PoolPreview(pool, selection, List.copyOf(refusals), List.copyOf(warnings));
+        PoolDisruption disruption = PoolDisruption.of(
+                pool.rendered(),
+                pool.setting(),
+                release,
+                Spending.of(selection, pool.limits()).maxNodes(),
+                driftOn,
+                options);
+        warnings.addAll(disruption.warnings());
+        return new PoolPreview(pool, selection, List.copyOf(refusals), List.copyOf(warnings), disruption);
     }
 
     /** The requirements that narrow nothing here, as "key operator [values]". */

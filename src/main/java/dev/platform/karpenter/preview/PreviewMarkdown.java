@@ -61,6 +61,39 @@ public final class PreviewMarkdown {
                         .append(money(figures.spending().ceilingUsdPerMonth()))
                         .append(" |\n");
             }
+            out.append("\n| pool | nodes | Drifted (UTC, seven days from ")
+                    .append(
+                            cluster.pools().isEmpty()
+                                    ? "-"
+                                    : PreviewReport.minute(cluster.pools()
+                                            .get(0)
+                                            .disruption()
+                                            .timeline()
+                                            .from()))
+                    .append(") | drift rollout |\n|---|---:|---|---|\n");
+            for (PoolPreview pool : cluster.pools()) {
+                PoolDisruption disruption = pool.disruption();
+                out.append("| ")
+                        .append(pool.pool().name())
+                        .append(" | ")
+                        .append(
+                                disruption.timeline().nodes().isPresent()
+                                        ? String.valueOf(
+                                                disruption.timeline().nodes().getAsLong())
+                                        : "unbounded")
+                        .append(" | ")
+                        .append(disruption.whenDrifted())
+                        .append(" | ")
+                        .append(
+                                disruption.timeline().nodes().isPresent()
+                                        ? disruption
+                                                        .rollout()
+                                                        .map(PreviewReport::duration)
+                                                        .orElse("over seven days") + " at "
+                                                + disruption.replace().toMinutes() + " min/node"
+                                        : "-")
+                        .append(" |\n");
+            }
             List<String> notes = new ArrayList<>(
                     cluster.refusals().stream().map(r -> "**refused**: " + r).toList());
             cluster.warnings().forEach(warning -> notes.add("warning: " + warning));

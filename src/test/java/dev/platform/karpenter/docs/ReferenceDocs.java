@@ -6,6 +6,7 @@ import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.config.SettingsDocs;
 import dev.platform.karpenter.config.TfvarsFile;
 import dev.platform.karpenter.preview.ClusterPreview;
+import dev.platform.karpenter.preview.PoolDisruption;
 import dev.platform.karpenter.preview.PreviewMarkdown;
 import dev.platform.karpenter.preview.PreviewReport;
 import dev.platform.karpenter.release.KarpenterRelease;
@@ -89,6 +90,12 @@ public final class ReferenceDocs {
      * the base branch).
      */
     record ExamplePreview(String text, String pullRequest, String catalogueTag) {
+        /** The documents' disruption timelines start at a fixed instant (bin/preview --at), so they stay the same. */
+        static final PoolDisruption.Options AT = new PoolDisruption.Options(
+                java.time.Instant.parse("2027-01-04T00:00:00Z"),
+                java.util.OptionalLong.empty(),
+                PoolDisruption.DEFAULT_REPLACE);
+
         static ExamplePreview of() {
             try {
                 String example = Files.readString(Path.of("terraform.tfvars.example"));
@@ -96,10 +103,10 @@ public final class ReferenceDocs {
                         "instance_categories = [\"c\", \"m\", \"r\"]",
                         "instance_categories = [\"c\", \"m\", \"r\", \"t\"]");
                 InstanceCatalogue catalogue = InstanceCatalogue.shipped();
-                List<ClusterPreview> base =
-                        List.of(ClusterPreview.of(ConfigLoader.fromVariables(TfvarsFile.parse(example)), catalogue));
-                List<ClusterPreview> head =
-                        List.of(ClusterPreview.of(ConfigLoader.fromVariables(TfvarsFile.parse(widened)), catalogue));
+                List<ClusterPreview> base = List.of(
+                        ClusterPreview.of(ConfigLoader.fromVariables(TfvarsFile.parse(example)), catalogue, AT));
+                List<ClusterPreview> head = List.of(
+                        ClusterPreview.of(ConfigLoader.fromVariables(TfvarsFile.parse(widened)), catalogue, AT));
                 JsonNode baseJson = Json.parse(PreviewReport.json(base, catalogue));
                 return new ExamplePreview(
                         PreviewReport.text(base, catalogue),
@@ -112,7 +119,8 @@ public final class ReferenceDocs {
 
         String page() {
             return "# Preview\n\n" + GENERATED
-                    + "What `bin/preview` prints for `terraform.tfvars.example` (the newest release, "
+                    + "What `bin/preview --at 2027-01-04T00:00:00Z` prints for `terraform.tfvars.example` (the newest"
+                    + " release, "
                     + KarpenterRelease.newest().chartVersion() + "; the instance catalogue of upstream's "
                     + catalogueTag + "). How it is worked out: [Previewing node pools](../guides/preview.md).\n\n"
                     + "```\n" + text + "```\n\n"
@@ -132,7 +140,7 @@ public final class ReferenceDocs {
                             "README.md has lost its generated part: " + README_BEGIN + " ... " + README_END);
                 }
                 return readme.substring(0, begin + README_BEGIN.length()) + "\n\n"
-                        + "```\n$ bin/preview\n" + text + "```\n\n"
+                        + "```\n$ bin/preview --at 2027-01-04T00:00:00Z\n" + text + "```\n\n"
                         + "A pull request that adds the `t` category to that pool gets this at the end of its plan comment:\n"
                         + pullRequest + "\n" + readme.substring(end);
             } catch (IOException e) {

@@ -121,9 +121,57 @@ class PoolChecksTest {
         assertThat(warned()).contains("pool \"default\" allows spot with spot-to-spot consolidation on but matches");
     }
 
+    /**
+     * The defaults follow every Bottlerocket release (ami_version "latest") under the CRD's default budget of 10%,
+     * and expire nodes after 720h without a termination grace period: two warnings, one line each, synth goes on.
+     */
     @Test
-    void defaultSettingsPassSilently() {
+    void defaultSettingsWarnOfTheirAmiAndTheirExpiry() {
         check();
+        assertThat(warned().lines().toList())
+                .containsExactly(
+                        "warning: demo: pool \"default\": its node class \"default\" follows new AMIs (ami_version ="
+                                + " \"latest\", alias \"bottlerocket@latest\") and its budgets allow Drifted: each AMI"
+                                + " AWS publishes replaces every node without any change here (pin the AMI:"
+                                + " docs/guides/disruption.md)",
+                        "warning: demo: pool \"default\": expire_after (default) = \"720h\" without"
+                                + " node_pool_spec.template.spec.terminationGracePeriod: expiry replaces nodes whatever"
+                                + " the budgets say, and a pod disruption budget or do-not-disrupt pod can hold an"
+                                + " expired node forever");
+    }
+
+    /** A pinned AMI and a termination grace period: nothing to say. */
+    @Test
+    void pinnedAmiAndGracePeriodPassSilently() {
+        check(
+                "ami_version = \"v1.20.0\"",
+                "node_pool_spec = { template = { spec = { terminationGracePeriod = \"24h\" } } }");
         assertThat(warned()).isEmpty();
+    }
+
+    /** A Drifted budget of zero at every minute: no AMI warning (nothing rolls), but changes never roll out. */
+    @Test
+    void budgetsThatNeverAllowDriftWarnThatChangesNeverRollOut() {
+        check(
+                "expire_after = \"Never\"",
+                "node_pool_spec = { disruption = { budgets = [{ nodes = \"0\", reasons = [\"Drifted\"] }] } }");
+        assertThat(warned().lines().toList())
+                .singleElement()
+                .asString()
+                .startsWith("warning: demo: pool \"default\": node_pool_spec.disruption.budgets allow no Drifted"
+                        + " disruption at any minute of the seven days from ")
+                .endsWith(": node class and pool changes never roll out");
+    }
+
+    /** One node at a time, in a window of an hour a week: the 540 nodes the limits allow take far more than a week. */
+    @Test
+    void warnsWhereARolloutOutlastsTheWeek() {
+        check(
+                "ami_version = \"v1.20.0\"",
+                "node_pool_spec = { template = { spec = { terminationGracePeriod = \"24h\" } }, disruption = { budgets = [{ nodes = \"1\" }, { nodes = \"0\", schedule ="
+                        + " \"0 1 * * 1\", duration = \"167h\" }] } }");
+        assertThat(warned())
+                .contains("warning: demo: pool \"default\": replacing its 540 nodes (max nodes) for drift at 10 minutes"
+                        + " each takes more than seven days within the windows of node_pool_spec.disruption.budgets");
     }
 }

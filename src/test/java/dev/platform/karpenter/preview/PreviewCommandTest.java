@@ -391,7 +391,7 @@ class PreviewCommandTest {
     @Test
     void helpAndBadArguments() {
         assertThat(run("--help")).isZero();
-        assertThat(console.stdout()).startsWith("usage: bin/preview [--json | --markdown [--base BASE_JSON]]");
+        assertThat(console.stdout()).startsWith("usage: bin/preview [--json | --markdown] [--base BASE_JSON]");
         assertThat(run("--cheap")).isEqualTo(2);
         assertThat(console.stderr()).contains("preview: unknown option --cheap");
     }
