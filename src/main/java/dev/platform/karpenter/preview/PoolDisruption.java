@@ -180,6 +180,11 @@ public record PoolDisruption(
         return Optional.empty();
     }
 
+    /** The node count the timeline used, if known. */
+    public Optional<Long> nodeCount() {
+        return timeline.nodes().isPresent() ? Optional.of(timeline.nodes().getAsLong()) : Optional.empty();
+    }
+
     /**
      * When the budgets let drift replace nodes, in one phrase: "at any minute, up to 5 at once", "in 40 of 168
      * hours, first at 2027-01-04T17:00Z, up to 5 at once", "never in the seven days from ...".

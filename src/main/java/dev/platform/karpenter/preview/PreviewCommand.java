@@ -42,8 +42,10 @@ public final class PreviewCommand {
               --json           the same as JSON: {"<cluster>": {"pools": {"<pool>": {"instance_types": [...],
                                "cheapest": {"type": ..., "usd_per_hour": ...}, ...}}}}
               --markdown       the same as Markdown, for a pull request's report (bin/plan-stacks appends it)
-              --base FILE      with --markdown: what --json printed for the base branch; adds the types each pool
-                               gains or loses and its ceiling cost before and after
+              --base FILE      what --json printed for the base branch: with --markdown, the types each pool gains
+                               or loses, its ceiling cost before and after, and what the change replaces; with
+                               --json, each pool's "drift": {"causes": [{"kind": static|ami|network|
+                               capacity_reservations|requirements|none, "fields": [...]}], "every_node": ...}
               --at INSTANT     the start of the seven days the disruption timeline covers (UTC, e.g.
                                2027-01-04T00:00:00Z; default now): per pool, how many nodes Karpenter may disrupt at
                                once for Drifted, Underutilized and Empty, as its budgets allow (docs/guides/disruption.md)
@@ -164,7 +166,7 @@ public final class PreviewCommand {
             }
             out.print(
                     json
-                            ? PreviewReport.json(previews, catalogue) + "\n"
+                            ? PreviewReport.json(previews, catalogue, baseline) + "\n"
                             : markdown
                                     ? PreviewMarkdown.of(previews, catalogue, baseline)
                                     : PreviewReport.text(previews, catalogue));

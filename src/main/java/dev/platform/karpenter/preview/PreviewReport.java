@@ -1,6 +1,7 @@
 package dev.platform.karpenter.preview;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.platform.karpenter.catalog.InstanceCatalogue;
@@ -11,6 +12,7 @@ import java.math.RoundingMode;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /** The preview as text (per cluster and pool) and as JSON ({@code {"<cluster>": {"pools": {"<pool>": ...}}}}). */
@@ -29,14 +31,44 @@ public final class PreviewReport {
 
     /** The JSON document for {@code clusters}. */
     public static String json(List<ClusterPreview> clusters, InstanceCatalogue catalogue) {
+        return json(clusters, catalogue, Optional.empty());
+    }
+
+    /**
+     * The JSON document for {@code clusters}; given the base branch's (what --json printed for it), each pool's drift
+     * against it and the release change.
+     */
+    public static String json(List<ClusterPreview> clusters, InstanceCatalogue catalogue, Optional<JsonNode> base) {
         PoolFigures.Cache figures = new PoolFigures.Cache();
         Map<String, Object> document = new LinkedHashMap<>();
         for (ClusterPreview cluster : clusters) {
             Map<String, Object> pools = new LinkedHashMap<>();
+            JsonNode baseCluster =
+                    base.map(json -> json.path(cluster.config().clusterName())).orElse(null);
             for (PoolPreview pool : cluster.pools()) {
-                pools.put(pool.pool().name(), pool(pool, figures.of(pool)));
+                Map<String, Object> entry = pool(pool, figures.of(pool));
+                entry.put("rendered", PoolDrift.rendered(pool, cluster.config().release()));
+                if (baseCluster != null) {
+                    JsonNode basePool =
+                            baseCluster.path("pools").path(pool.pool().name());
+                    if (basePool.isMissingNode()) {
+                        entry.put("drift", Map.of("new_pool", true, "causes", List.of(), "every_node", false));
+                    } else {
+                        entry.put(
+                                "drift",
+                                PoolDrift.of(pool, basePool, cluster.config().release(), catalogue)
+                                        .json(
+                                                pool.disruption().nodeCount(),
+                                                pool.disruption().whenDrifted()));
+                    }
+                }
+                pools.put(pool.pool().name(), entry);
             }
             Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("release", cluster.config().release().chartVersion());
+            if (baseCluster != null) {
+                entry.put("release_change", releaseChange(baseCluster, cluster).orElse(null));
+            }
             entry.put("pools", pools);
             entry.put("warnings", cluster.warnings());
             entry.put("refusals", cluster.refusals());
@@ -80,7 +112,18 @@ public final class PreviewReport {
         return pool;
     }
 
-    /** The timeline as the shape, with what it was computed from. */
+    /** The release change against the base branch's cluster entry, if its release differs. */
+    static Optional<String> releaseChange(JsonNode baseCluster, ClusterPreview cluster) {
+        String release = baseCluster.path("release").asText("");
+        if (release.isEmpty()) {
+            return Optional.empty();
+        }
+        return ReleaseDrift.describe(
+                dev.platform.karpenter.release.KarpenterRelease.of(release),
+                cluster.config().release());
+    }
+
+    /** The timeline with what it was computed from: nodes, from, to, windows (allowed per reason, null: no limit). */
     static Map<String, Object> disruption(PoolDisruption disruption) {
         DisruptionTimeline timeline = disruption.timeline();
         Map<String, Object> json = new LinkedHashMap<>();

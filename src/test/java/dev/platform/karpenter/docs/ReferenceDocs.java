@@ -100,8 +100,9 @@ public final class ReferenceDocs {
             try {
                 String example = Files.readString(Path.of("terraform.tfvars.example"));
                 String widened = example.replace(
-                        "instance_categories = [\"c\", \"m\", \"r\"]",
-                        "instance_categories = [\"c\", \"m\", \"r\", \"t\"]");
+                                "instance_categories = [\"c\", \"m\", \"r\"]",
+                                "instance_categories = [\"c\", \"m\", \"r\", \"t\"]")
+                        .replace("# node_labels = { team = \"platform\" }", "node_labels = { team = \"platform\" }");
                 InstanceCatalogue catalogue = InstanceCatalogue.shipped();
                 List<ClusterPreview> base = List.of(
                         ClusterPreview.of(ConfigLoader.fromVariables(TfvarsFile.parse(example)), catalogue, AT));
@@ -125,7 +126,8 @@ public final class ReferenceDocs {
                     + catalogueTag + "). How it is worked out: [Previewing node pools](../guides/preview.md).\n\n"
                     + "```\n" + text + "```\n\n"
                     + "A pull request that widens the default pool to the `t` category (`instance_categories = [\"c\","
-                    + " \"m\", \"r\", \"t\"]`): what `bin/plan-stacks` appends to the cluster's plan comment.\n\n"
+                    + " \"m\", \"r\", \"t\"]`) and labels its nodes (`node_labels = { team = \"platform\" }`): what"
+                    + " `bin/plan-stacks` appends to the cluster's plan comment, including what the change replaces.\n\n"
                     + "````markdown" + pullRequest + "````\n";
         }
 
@@ -141,7 +143,8 @@ public final class ReferenceDocs {
                 }
                 return readme.substring(0, begin + README_BEGIN.length()) + "\n\n"
                         + "```\n$ bin/preview --at 2027-01-04T00:00:00Z\n" + text + "```\n\n"
-                        + "A pull request that adds the `t` category to that pool gets this at the end of its plan comment:\n"
+                        + "A pull request that adds the `t` category to that pool and a label to its nodes gets this at the"
+                        + " end of its plan comment (the label changes the pool's hash: every node drifts):\n"
                         + pullRequest + "\n" + readme.substring(end);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
