@@ -65,6 +65,29 @@ class CronScheduleTest {
         assertThat(next("1,,2 * * * *", "2027-01-01T00:01:00Z")).isEqualTo("2027-01-01T00:02:00Z");
     }
 
+    /**
+     * Cases of robfig/cron's own tests (spec_test.go TestNext, at commit bc59245), without their seconds field and in
+     * UTC: the same next hits. 2012-07-09 is a Monday.
+     */
+    @Test
+    void agreesWithRobfigsOwnCases() throws Exception {
+        assertThat(next("0/15 * * * *", "2012-07-09T14:45:00Z")).isEqualTo("2012-07-09T15:00:00Z");
+        assertThat(next("0/15 * * * *", "2012-07-09T14:59:59Z")).isEqualTo("2012-07-09T15:00:00Z");
+        assertThat(next("20-35/15 * * * *", "2012-07-09T15:45:00Z")).isEqualTo("2012-07-09T16:20:00Z");
+        assertThat(next("*/15 * * * *", "2012-07-09T23:46:00Z")).isEqualTo("2012-07-10T00:00:00Z");
+        assertThat(next("20-35/15 1/2 */2 * *", "2012-07-09T23:35:51Z")).isEqualTo("2012-07-11T01:20:00Z");
+        assertThat(next("20-35/15 * 9-20 Jul *", "2012-07-09T23:35:51Z")).isEqualTo("2012-07-10T00:20:00Z");
+        assertThat(next("0 0 9 Apr-Oct ?", "2012-07-09T23:35:00Z")).isEqualTo("2012-08-09T00:00:00Z");
+        // Day-of-month "*/5" and Monday, both restricted: the 1st of August (a Wednesday) qualifies by its date.
+        assertThat(next("0 0 */5 Apr,Aug,Oct Mon", "2012-07-09T23:35:00Z")).isEqualTo("2012-08-01T00:00:00Z");
+        assertThat(next("0 0 */5 Oct Mon", "2012-07-09T23:35:00Z")).isEqualTo("2012-10-01T00:00:00Z");
+        assertThat(next("0 0 * Feb Mon", "2012-07-09T23:35:00Z")).isEqualTo("2013-02-04T00:00:00Z");
+        // "Mon/2" runs from Monday to Saturday in steps of two: Friday the 1st.
+        assertThat(next("0 0 * Feb Mon/2", "2012-07-09T23:35:00Z")).isEqualTo("2013-02-01T00:00:00Z");
+        assertThat(next("* * * * *", "2012-12-31T23:59:45Z")).isEqualTo("2013-01-01T00:00:00Z");
+        assertThat(next("0 0 29 Feb ?", "2012-07-09T23:35:00Z")).isEqualTo("2016-02-29T00:00:00Z");
+    }
+
     /** No minute ever matches (30 February): robfig's Next gives its zero time, which Karpenter reads as active. */
     @Test
     void aScheduleThatNeverHitsFindsNothing() throws Exception {
@@ -90,6 +113,10 @@ class CronScheduleTest {
                 "1-2-3 * * * *",
                 "1/2/3 * * * *",
                 "x * * * *",
+                "xyz",
+                "0 60 * * *",
+                "0 0 * * XYZ",
+                "5 j * * *",
                 "CRON_TZ=Europe/Paris 0 9 * * *"
             })
     void refusedAsRobfigRefuses(String schedule) {
