@@ -136,6 +136,13 @@ public final class PreviewReport {
                 "windows",
                 timeline.windows().stream().map(PreviewReport::window).toList());
         disruption.instead().ifPresent(instead -> json.put("instead", instead));
+        json.put(
+                "expiry",
+                !timeline.budgets().present()
+                        ? "not budgeted (no budgets)"
+                        : timeline.budgets().reasons()
+                                ? "forceful: no budget applies, expireAfter replaces a node when it comes"
+                                : "budgeted like every disruption (budgets have no reasons before v1)");
         json.put("replace_minutes", disruption.replace().toMinutes());
         json.put(
                 "drift_rollout_minutes",

@@ -79,6 +79,7 @@ class PreviewDisruptionTest {
         assertThat(windows.get(10))
                 .isEqualTo("2027-01-08T17:00:00Z..2027-01-11T00:00:00Z"
                         + " {\"Drifted\":0,\"Underutilized\":3,\"Empty\":3}");
+        assertThat(disruption.path("expiry").asText()).startsWith("forceful: no budget applies");
         // 12 nodes, 3 at once, 10 minutes each: four passes.
         assertThat(disruption.path("drift_rollout_minutes").asLong()).isEqualTo(9 * 60 + 40);
     }
@@ -118,6 +119,7 @@ class PreviewDisruptionTest {
                         "2027-01-04T00:00:00Z..2027-01-04T06:00:00Z {\"Drifted\":1,\"Underutilized\":1,\"Empty\":1}",
                         "2027-01-04T06:00:00Z..2027-01-05T00:00:00Z {\"Drifted\":4,\"Underutilized\":4,\"Empty\":4}");
         assertThat(windows(disruption)).hasSize(14);
+        assertThat(disruption.path("expiry").asText()).startsWith("budgeted like every disruption");
     }
 
     /** 0.33 and older have no budgets: the command says what applies; 0.32's drift gate is off by default. */
