@@ -3,6 +3,7 @@ package dev.platform.karpenter.preview;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.platform.karpenter.catalog.InstanceCatalogue;
 import dev.platform.karpenter.config.ConfigException;
 import dev.platform.karpenter.testing.KernelOnlyThroughSynthesized;
 import dev.platform.karpenter.testing.TestConfigs;
@@ -14,6 +15,9 @@ import org.junit.jupiter.api.Test;
 /** The synth's pool checks: one line naming the pool and the requirement at fault. */
 @KernelOnlyThroughSynthesized
 class PoolChecksTest {
+    /** How warnings name the shipped catalogue: its upstream tag and the date of its prices. */
+    private static final String CATALOGUE = PoolPreview.catalogueName(InstanceCatalogue.shipped());
+
     private final ByteArrayOutputStream warnings = new ByteArrayOutputStream();
 
     private void check(String... lines) {
@@ -35,7 +39,7 @@ class PoolChecksTest {
                 + " \"karpenter.k8s.aws/instance-gpu-manufacturer\", operator = \"In\", values = [\"nvidia\"] }] }]");
         assertThat(warned())
                 .contains("warning: demo: pool \"gpu\" matches no instance type in the catalogue"
-                        + " (aws/karpenter-provider-aws v1.14.1, prices of 2026-07-06): requirement"
+                        + " (" + CATALOGUE + "): requirement"
                         + " karpenter.k8s.aws/instance-gpu-manufacturer In [nvidia] (template.spec.requirements[");
     }
 
@@ -50,8 +54,7 @@ class PoolChecksTest {
                 + " \"p3.16xlarge\"] }], taints = [{ key = \"nvidia.com/gpu\", value = \"true\", effect ="
                 + " \"NoSchedule\" }] } } } }]");
         assertThat(warned())
-                .contains("pool \"gpu\" matches no instance type in the catalogue (aws/karpenter-provider-aws"
-                        + " v1.14.1, prices of 2026-07-06)")
+                .contains("pool \"gpu\" matches no instance type in the catalogue (" + CATALOGUE + ")")
                 .contains("values the catalogue does not know: node.kubernetes.io/instance-type [p3.8xlarge,"
                         + " p3.16xlarge]");
         warnings.reset();
@@ -116,7 +119,7 @@ class PoolChecksTest {
         assertThat(warned())
                 .contains("warning: demo: pool \"default\": requirement karpenter.k8s.aws/instance-family In [c7a, m7a,"
                         + " x9z] minValues 3 (template.spec.requirements[0]) cannot be met in the catalogue"
-                        + " (aws/karpenter-provider-aws v1.14.1, prices of 2026-07-06): the matching types have 2"
+                        + " (" + CATALOGUE + "): the matching types have 2"
                         + " values of karpenter.k8s.aws/instance-family (Karpenter launches nothing for it unless it"
                         + " finds more types)");
     }
