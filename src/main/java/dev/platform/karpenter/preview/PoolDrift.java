@@ -139,7 +139,7 @@ public record PoolDrift(List<Map<String, Object>> causes, boolean everyNode, Opt
             classIgnored.addAll(NODE_CLASS_IGNORED_OTHERS);
         }
         changed(baseClass, headClass, classIgnored, "nodeClass.spec", staticFields);
-        if (release.isV1()) {
+        if (release.isV1() && baseRendered.has("node_class_family")) {
             String baseFamily = baseRendered.path("node_class_family").asText(null);
             String headFamily = head.pool().rendered().nodeClass() == null
                     ? null
@@ -329,7 +329,8 @@ public record PoolDrift(List<Map<String, Object>> causes, boolean everyNode, Opt
 
     /**
      * A value as hashstructure compares it with SlicesAsSets, IgnoreZeroValue and ZeroNil: nulls, empty maps and
-     * lists, "", 0 and false vanish; lists become sorted lists of their normal forms; numbers compare by value.
+     * lists, "", 0 and false vanish from maps; lists become sorted lists of their normal forms; numbers compare by
+     * value. Scalars keep their type ("0" is not 0).
      */
     static Object normal(Object value) {
         if (value instanceof Map<?, ?> map) {
@@ -351,19 +352,24 @@ public record PoolDrift(List<Map<String, Object>> causes, boolean everyNode, Opt
             return normal;
         }
         if (value instanceof Number number) {
-            return new java.math.BigDecimal(number.toString())
-                    .stripTrailingZeros()
-                    .toPlainString();
+            return "number:"
+                    + new java.math.BigDecimal(number.toString())
+                            .stripTrailingZeros()
+                            .toPlainString();
         }
-        return value == null ? "" : String.valueOf(value);
+        if (value instanceof Boolean bool) {
+            return "bool:" + bool;
+        }
+        return value == null ? "" : "string:" + value;
     }
 
     private static boolean isZero(Object normal) {
         return normal instanceof Map<?, ?> map && map.isEmpty()
                 || normal instanceof List<?> list && list.isEmpty()
                 || "".equals(normal)
-                || "0".equals(normal)
-                || "false".equals(normal);
+                || "string:".equals(normal)
+                || "number:0".equals(normal)
+                || "bool:false".equals(normal);
     }
 
     @SuppressWarnings("unchecked")

@@ -183,6 +183,17 @@ class PoolDriftTest {
         assertThat(drift.path("every_node").asBoolean()).isFalse();
     }
 
+    /** Hashing as upstream configures hashstructure: lists as sets, absent equals empty, zero values ignored. */
+    @Test
+    void comparesAsTheHashDoes() {
+        assertThat(PoolDrift.normal(Map.of("taints", List.of("b", "a"))))
+                .isEqualTo(PoolDrift.normal(Map.of("taints", List.of("a", "b"))));
+        assertThat(PoolDrift.normal(Map.of("labels", Map.of(), "weight", 0, "on", false, "name", "")))
+                .isEqualTo(PoolDrift.normal(Map.of()));
+        assertThat(PoolDrift.normal(Map.of("value", "0"))).isNotEqualTo(PoolDrift.normal(Map.of("value", 0)));
+        assertThat(PoolDrift.normal(Map.of("size", 20))).isEqualTo(PoolDrift.normal(Map.of("size", 20L)));
+    }
+
     /** A pool the base branch lacks is new: it replaces nothing. */
     @Test
     void aNewPoolReplacesNothing() throws IOException {
