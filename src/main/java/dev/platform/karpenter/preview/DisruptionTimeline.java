@@ -153,6 +153,9 @@ public record DisruptionTimeline(
                     intervals.add(new Instant[] {start, end});
                 }
             }
+            if (!end.isBefore(to)) {
+                break; // later hits only extend a window that already reaches the end
+            }
             Optional<Instant> following = schedule.next(hit.get());
             if (following.isEmpty()) {
                 // No later hit within robfig's horizon: from the end of this window, the budget counts as active.
