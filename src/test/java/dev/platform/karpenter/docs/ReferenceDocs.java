@@ -85,9 +85,9 @@ public final class ReferenceDocs {
     }
 
     /**
-     * The example's pools as bin/preview prints them ({@code text}), and the pull-request report of a change that
-     * widens its default pool to the t category ({@code pullRequest}: bin/plan-stacks' addition, against the example as
-     * the base branch).
+     * The example's pools as bin/preview --at 2027-01-04T00:00:00Z prints them ({@code text}), and the pull-request
+     * report of a change that widens its default pool to the t category and labels its nodes ({@code pullRequest}:
+     * bin/plan-stacks' addition, against the example as the base branch, with what the change replaces).
      */
     record ExamplePreview(String text, String pullRequest, String catalogueTag) {
         /** The documents' disruption timelines start at a fixed instant (bin/preview --at), so they stay the same. */
