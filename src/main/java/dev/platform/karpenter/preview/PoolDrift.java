@@ -138,6 +138,9 @@ public record PoolDrift(List<Map<String, Object>> causes, boolean everyNode, Opt
         if (release.isV1()) {
             classIgnored.addAll(NODE_CLASS_IGNORED_OTHERS);
         }
+        if (provisioner) {
+            classIgnored.add("launchTemplate"); // v1alpha1 provider.go: out of the AWSNodeTemplate hash
+        }
         changed(baseClass, headClass, classIgnored, "nodeClass.spec", staticFields);
         if (release.isV1() && baseRendered.has("node_class_family")) {
             String baseFamily = baseRendered.path("node_class_family").asText(null);

@@ -87,6 +87,16 @@ class PoolDriftTest {
         assertThat(drift.path("nodes_at_most").asLong()).isEqualTo(20);
     }
 
+    /** A Provisioner (0.30) hashes its spec less requirements, provider, TTLs, limits, weight and consolidation. */
+    @Test
+    void provisionersHashTheirLabelsNotTheirLimits() throws IOException {
+        JsonNode labels = drift(TestConfigs.V0, List.of(), List.of("node_labels = { team = \"platform\" }"));
+        assertThat(fields(labels, "static")).containsExactly("spec.labels");
+        assertThat(labels.path("every_node").asBoolean()).isTrue();
+        assertThat(kinds(drift(TestConfigs.V0, List.of(), List.of("cpu_limit = 10"))))
+                .containsExactly("none");
+    }
+
     /** A node class field outside the selectors (tags) is hashed; so is the kubelet (v1: on the node class). */
     @ParameterizedTest
     @ValueSource(strings = {"newest", V037})
