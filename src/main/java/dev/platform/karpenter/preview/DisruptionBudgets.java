@@ -2,6 +2,7 @@ package dev.platform.karpenter.preview;
 
 import dev.platform.karpenter.nodepools.manifest.RenderedPool;
 import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.release.KarpenterMinor;
 import dev.platform.karpenter.release.KarpenterRelease;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,8 +25,6 @@ public record DisruptionBudgets(boolean present, boolean reasons, List<Budget> b
     public static final List<String> REASONS = List.of("Drifted", "Underutilized", "Empty");
     /** The CRD's default budget, applied by the API server where a pool writes none. */
     static final String DEFAULT_NODES = "10%";
-    /** The first release with budgets: NodePool v1beta1's disruption.budgets (v0.34.0). */
-    static final int FIRST_MINOR_WITH_BUDGETS = 34;
 
     private static final Pattern DURATION = Pattern.compile("^(?:(\\d+)h)?(?:(\\d+)m)?(?:0s)?$");
 
@@ -74,7 +73,7 @@ public record DisruptionBudgets(boolean present, boolean reasons, List<Budget> b
     /** The budgets of {@code pool}'s object, for {@code release}. */
     public static DisruptionBudgets of(RenderedPool pool, KarpenterRelease release) {
         ApiGeneration api = release.apiGeneration();
-        if (api == ApiGeneration.V1ALPHA5 || release.major() == 0 && release.minor() < FIRST_MINOR_WITH_BUDGETS) {
+        if (api == ApiGeneration.V1ALPHA5 || !release.has(KarpenterMinor.Feature.DISRUPTION_BUDGETS)) {
             return new DisruptionBudgets(false, false, List.of());
         }
         Map<String, Object> disruption = PoolFacts.map(pool.object().spec().get("disruption"));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.karpenter.release.ApiGeneration;
+import dev.platform.karpenter.release.KarpenterMinor;
 import dev.platform.karpenter.release.KarpenterRelease;
 import dev.platform.karpenter.testing.Json;
 import java.io.IOException;
@@ -61,7 +62,7 @@ class DisruptionBudgetsUpstreamTest {
             }
             assertThat(schema).as(tag).isNotNull();
             JsonNode budgets = schema.path("budgets");
-            boolean present = release.major() > 0 || release.minor() >= DisruptionBudgets.FIRST_MINOR_WITH_BUDGETS;
+            boolean present = release.has(KarpenterMinor.Feature.DISRUPTION_BUDGETS);
             assertThat(!budgets.isMissingNode()).as(tag + " has budgets").isEqualTo(present);
             if (!present) {
                 checked.add(tag + ": none");
