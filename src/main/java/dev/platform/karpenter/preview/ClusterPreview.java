@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -26,7 +27,13 @@ public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List
     static final ValuePath NODE_OVERLAY_GATE = ValuePath.of("settings", "featureGates", "nodeOverlay");
 
     public static ClusterPreview of(ClusterConfig config, InstanceCatalogue catalogue) {
+        return of(config, catalogue, PoolDisruption.Options.now());
+    }
+
+    /** The preview, its disruption timelines over the stretch and node count {@code options} give. */
+    public static ClusterPreview of(ClusterConfig config, InstanceCatalogue catalogue, PoolDisruption.Options options) {
         Map<String, Object> values = config.controller().chartValues();
+        Optional<DriftGate> driftGate = DriftGate.of(config);
         boolean spotToSpot = "true".equals(String.valueOf(SPOT_TO_SPOT_GATE.valueIn(values)));
         boolean minValuesBestEffort = "BestEffort".equals(MIN_VALUES_POLICY.valueIn(values));
         boolean overlaysOff = "false".equals(String.valueOf(NODE_OVERLAY_GATE.valueIn(values)));
@@ -48,9 +55,18 @@ public record ClusterPreview(ClusterConfig config, List<PoolPreview> pools, List
             List<NodeOverlay> forPool = overlays.stream()
                     .filter(overlay -> overlay.appliesTo(scope, carried))
                     .toList();
-            pools.add(PoolPreview.of(catalogue, facts.get(i), forPool, spotToSpot, minValuesBestEffort));
+            pools.add(PoolPreview.of(
+                    catalogue,
+                    facts.get(i),
+                    forPool,
+                    spotToSpot,
+                    minValuesBestEffort,
+                    config.release(),
+                    driftGate.map(DriftGate::on).orElse(true),
+                    options));
         }
         List<String> warnings = new ArrayList<>();
+        driftGate.filter(gate -> !gate.on()).ifPresent(gate -> warnings.add(gate.describe()));
         pools.forEach(pool -> warnings.addAll(pool.warnings()));
         conflicts.forEach(conflict -> warnings.add(conflict.describe()));
         for (int i = 0; i < pools.size(); i++) {

@@ -7,15 +7,17 @@ import java.io.PrintStream;
 import java.util.List;
 
 /**
- * The synth's checks of each cluster's pools against the instance catalogue: a pool that can launch nothing (no
- * matching type, minValues the matching types cannot meet, limits below one node) is refused in one line naming the
- * pool and the requirement; what is likely a mistake is printed as a warning, and synth goes on.
+ * The synth's checks of each cluster's pools: a pool whose requirements no instance type could ever meet
+ * (ImpossibleRequirements) is refused in one line naming the pool and the requirement; whatever depends on the
+ * instance catalogue (no matching type, minValues its types cannot meet, limits below one node), since AWS adds types
+ * and Karpenter discovers them at run time, and what is likely a mistake (disruption included) is printed as a
+ * warning, one line each, and synth goes on.
  */
 public final class PoolChecks {
     private PoolChecks() {}
 
     /**
-     * Refuses the first pool of {@code config} that can launch nothing; prints the warnings to {@code warnings}, one
+     * Refuses the first pool of {@code config} that can never launch a node; prints the warnings to {@code warnings}, one
      * line each. The catalogue is read on the first call (once per process).
      */
     public static void check(ClusterConfig config, PrintStream warnings) {

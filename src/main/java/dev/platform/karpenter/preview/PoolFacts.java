@@ -38,6 +38,7 @@ import java.util.TreeSet;
  *                      NodeOverlays are matched against
  * @param nodeClass     what its node class offers
  * @param kubelet       the kubelet settings in force (for the maxPods check)
+ * @param rendered      the object itself and its node class (budgets, AMI selection, drift)
  */
 public record PoolFacts(
         String name,
@@ -49,7 +50,8 @@ public record PoolFacts(
         Set<String> capacityTypes,
         Map<String, String> labels,
         NodeClassOffer nodeClass,
-        String nodeClassName) {
+        String nodeClassName,
+        RenderedPool rendered) {
 
     /** The cluster's pools, in the settings' order: the objects the model rendered, which the stacks apply. */
     public static List<PoolFacts> of(ClusterConfig config) {
@@ -130,7 +132,8 @@ public record PoolFacts(
                 rendered.capacityTypes(),
                 texts(labels),
                 NodeClassFacts.offer(rendered.nodeClass(), kubelet, controllerValues),
-                nodeClassName);
+                nodeClassName,
+                rendered);
     }
 
     /** The cluster's NodeOverlays, as the evaluation applies them. */

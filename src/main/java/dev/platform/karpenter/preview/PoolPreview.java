@@ -7,6 +7,7 @@ import dev.platform.karpenter.catalog.NodeOverlay;
 import dev.platform.karpenter.catalog.NodeResources;
 import dev.platform.karpenter.catalog.Selection;
 import dev.platform.karpenter.catalog.Spending;
+import dev.platform.karpenter.release.KarpenterRelease;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,7 +21,8 @@ import java.util.TreeSet;
  * One pool evaluated against the catalogue: the types it can launch, what its limits allow, and what is wrong with
  * it: refusals (the synth stops) and warnings.
  */
-public record PoolPreview(PoolFacts pool, Selection selection, List<String> refusals, List<String> warnings) {
+public record PoolPreview(
+        PoolFacts pool, Selection selection, List<String> refusals, List<String> warnings, PoolDisruption disruption) {
     /** Spot-to-spot consolidation needs this many types to choose from (upstream's documented floor). */
     static final int SPOT_TO_SPOT_MIN_TYPES = 15;
 
@@ -33,31 +35,46 @@ public record PoolPreview(PoolFacts pool, Selection selection, List<String> refu
             PoolFacts pool,
             List<NodeOverlay> overlays,
             boolean spotToSpot,
-            boolean minValuesBestEffort) {
+            boolean minValuesBestEffort,
+            KarpenterRelease release,
+            boolean driftOn,
+            PoolDisruption.Options options) {
         Selection selection = catalogue.select(pool.requirements(), pool.nodeClass(), overlays);
         List<String> refusals = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         String name = "pool \"" + pool.name() + "\"";
-        if (selection.types().isEmpty()) {
-            refusals.add(selection
-                    .emptiedBy()
-                    .map(requirement -> name + " matches no instance type: requirement " + requirement.describe() + " ("
-                            + requirement.where() + ") leaves none")
-                    .orElse(name + " matches no instance type: its node class \"" + pool.nodeClassName() + "\" ("
-                            + pool.nodeClass().os() + ", "
-                            + String.join("/", new TreeSet<>(pool.nodeClass().architectures()))
-                            + ") runs on none of the types its requirements allow"));
+        Optional<String> impossible =
+                ImpossibleRequirements.find(name, pool.requirements(), pool.nodeClass(), minValuesBestEffort);
+        impossible.ifPresent(refusals::add);
+        // What follows depends on the catalogue, one snapshot of the types AWS offers: Karpenter discovers types at
+        // run time, so a pool the catalogue finds wanting may still launch. Warnings, never refusals.
+        String catalogueNote = " in the catalogue (" + catalogueName(catalogue) + ")";
+        if (impossible.isEmpty() && selection.types().isEmpty()) {
+            List<String> unknown = unknownValues(catalogue, pool.requirements());
+            warnings.add(selection
+                            .emptiedBy()
+                            .map(requirement -> name + " matches no instance type" + catalogueNote + ": requirement "
+                                    + requirement.describe() + " (" + requirement.where() + ") leaves none")
+                            .orElse(name + " matches no instance type" + catalogueNote + ": its node class \""
+                                    + pool.nodeClassName() + "\" ("
+                                    + pool.nodeClass().os() + ", "
+                                    + String.join(
+                                            "/", new TreeSet<>(pool.nodeClass().architectures()))
+                                    + ") runs on none of the types its requirements allow")
+                    + (unknown.isEmpty() ? "" : "; values the catalogue does not know: " + String.join(", ", unknown))
+                    + " (Karpenter may know types the catalogue does not)");
         }
-        selection.unmetMinValues().forEach((requirement, found) -> {
-            String unmet = name + ": requirement " + requirement.describe() + " (" + requirement.where()
-                    + ") cannot be met: the matching types have " + found + " value" + (found == 1 ? "" : "s") + " of "
-                    + requirement.key();
-            if (minValuesBestEffort) {
-                warnings.add(unmet + " (settings.minValuesPolicy BestEffort: Karpenter relaxes it)");
-            } else {
-                refusals.add(unmet);
-            }
-        });
+        if (impossible.isEmpty()) {
+            selection
+                    .unmetMinValues()
+                    .forEach((requirement, found) -> warnings.add(name + ": requirement "
+                            + requirement.describe() + " (" + requirement.where() + ") cannot be met" + catalogueNote
+                            + ": the matching types have " + found + " value" + (found == 1 ? "" : "s") + " of "
+                            + requirement.key()
+                            + (minValuesBestEffort
+                                    ? " (settings.minValuesPolicy BestEffort: Karpenter relaxes it)"
+                                    : " (Karpenter launches nothing for it unless it finds more types)")));
+        }
         boolean fits =
                 selection.types().isEmpty() || pool.limits().isEmpty() || Spending.anyFits(selection, pool.limits());
         List<String> zero = pool.limits().entrySet().stream()
@@ -76,9 +93,10 @@ public record PoolPreview(PoolFacts pool, Selection selection, List<String> refu
                     .map(Selection.Candidate::type)
                     .min(Comparator.comparingInt(InstanceType::vcpus).thenComparingLong(InstanceType::memoryMiB))
                     .orElseThrow();
-            refusals.add(name + ": limits " + pool.limits().keySet() + " (spec.limits) are below one node of its"
-                    + " smallest matching type, " + smallest.name() + " (" + smallest.vcpus() + " vCPU, "
-                    + smallest.memoryMiB() + " MiB): the pool could launch nothing");
+            warnings.add(name + ": limits " + pool.limits().keySet() + " (spec.limits) are below one node of its"
+                    + " smallest matching type" + catalogueNote + ", " + smallest.name() + " (" + smallest.vcpus()
+                    + " vCPU, " + smallest.memoryMiB() + " MiB): the pool launches nothing unless a smaller type"
+                    + " comes");
         }
         if (spotToSpot
                 && pool.allowsSpot()
@@ -111,7 +129,40 @@ public record PoolPreview(PoolFacts pool, Selection selection, List<String> refu
                         + "); pods beyond that stay Pending unless the VPC CNI runs with prefix delegation");
             }
         }
-        return new PoolPreview(pool, selection, List.copyOf(refusals), List.copyOf(warnings));
+        PoolDisruption disruption = PoolDisruption.of(
+                pool.rendered(),
+                pool.setting(),
+                release,
+                Spending.of(selection, pool.limits()).maxNodes(),
+                driftOn,
+                options);
+        warnings.addAll(disruption.warnings());
+        return new PoolPreview(pool, selection, List.copyOf(refusals), List.copyOf(warnings), disruption);
+    }
+
+    /** The catalogue as warnings name it: its source tag and the date of its prices. */
+    static String catalogueName(InstanceCatalogue catalogue) {
+        String generated = catalogue.pricesGenerated();
+        return "aws/karpenter-provider-aws " + catalogue.tag() + ", prices of "
+                + (generated.length() >= 10 ? generated.substring(0, 10) : generated);
+    }
+
+    /** The In values of labels the catalogue carries that no type of it has, as "key [values]". */
+    static List<String> unknownValues(InstanceCatalogue catalogue, List<LabelRequirement> requirements) {
+        List<String> unknown = new ArrayList<>();
+        for (LabelRequirement requirement : requirements) {
+            if (!requirement.operator().equals("In") || !catalogue.labelKeys().contains(requirement.key())) {
+                continue;
+            }
+            List<String> missing = requirement.values().stream()
+                    .filter(value ->
+                            catalogue.types().stream().noneMatch(type -> value.equals(type.label(requirement.key()))))
+                    .toList();
+            if (!missing.isEmpty()) {
+                unknown.add(requirement.key() + " " + missing);
+            }
+        }
+        return unknown;
     }
 
     /** The requirements that narrow nothing here, as "key operator [values]". */

@@ -61,6 +61,39 @@ public final class PreviewMarkdown {
                         .append(money(figures.spending().ceilingUsdPerMonth()))
                         .append(" |\n");
             }
+            out.append("\n| pool | nodes | Drifted (UTC, seven days from ")
+                    .append(
+                            cluster.pools().isEmpty()
+                                    ? "-"
+                                    : PreviewReport.minute(cluster.pools()
+                                            .get(0)
+                                            .disruption()
+                                            .timeline()
+                                            .from()))
+                    .append(") | drift rollout |\n|---|---:|---|---|\n");
+            for (PoolPreview pool : cluster.pools()) {
+                PoolDisruption disruption = pool.disruption();
+                out.append("| ")
+                        .append(pool.pool().name())
+                        .append(" | ")
+                        .append(
+                                disruption.timeline().nodes().isPresent()
+                                        ? String.valueOf(
+                                                disruption.timeline().nodes().getAsLong())
+                                        : "unbounded")
+                        .append(" | ")
+                        .append(disruption.whenDrifted())
+                        .append(" | ")
+                        .append(
+                                disruption.timeline().nodes().isPresent()
+                                        ? disruption
+                                                        .rollout()
+                                                        .map(PreviewReport::duration)
+                                                        .orElse("over seven days") + " at "
+                                                + disruption.replace().toMinutes() + " min/node"
+                                        : "-")
+                        .append(" |\n");
+            }
             List<String> notes = new ArrayList<>(
                     cluster.refusals().stream().map(r -> "**refused**: " + r).toList());
             cluster.warnings().forEach(warning -> notes.add("warning: " + warning));
@@ -68,14 +101,43 @@ public final class PreviewMarkdown {
                 out.append('\n');
                 notes.forEach(note -> out.append("- ").append(note).append('\n'));
             }
-            base.ifPresent(json ->
-                    diff(out, cluster, json.path(cluster.config().clusterName()).path("pools"), cache));
+            base.ifPresent(json -> {
+                JsonNode baseCluster = json.path(cluster.config().clusterName());
+                diff(out, cluster, baseCluster.path("pools"), cache);
+                replaced(out, cluster, baseCluster, cache, catalogue);
+            });
         }
         String sources = "\n<sub>" + PreviewReport.pricesSource(catalogue) + "</sub>\n";
         String cut = "\n\n(shortened: bin/preview prints it whole)\n";
         return out.length() + sources.length() <= MAX_LENGTH
                 ? out + sources
                 : out.substring(0, MAX_LENGTH - sources.length() - cut.length()) + cut + sources;
+    }
+
+    /** One line per pool: what drifts, how many nodes at most, and when the budgets let it happen. */
+    private static void replaced(
+            StringBuilder out,
+            ClusterPreview cluster,
+            JsonNode baseCluster,
+            PoolFigures.Cache cache,
+            InstanceCatalogue catalogue) {
+        out.append("\n#### What this change replaces (drift)\n\n");
+        PreviewReport.releaseChange(baseCluster, cluster)
+                .ifPresent(change -> out.append("- ").append(change).append('\n'));
+        for (PoolPreview pool : cluster.pools()) {
+            JsonNode basePool = baseCluster.path("pools").path(pool.pool().name());
+            if (basePool.isMissingNode()) {
+                out.append("- `").append(pool.pool().name()).append("`: new pool, replaces no node\n");
+                continue;
+            }
+            out.append("- ")
+                    .append(PoolDrift.of(pool, basePool, cluster.config().release(), catalogue)
+                            .line(
+                                    pool.pool().name(),
+                                    pool.disruption().nodeCount(),
+                                    pool.disruption().whenDrifted()))
+                    .append('\n');
+        }
     }
 
     private static void diff(StringBuilder out, ClusterPreview cluster, JsonNode basePools, PoolFigures.Cache cache) {

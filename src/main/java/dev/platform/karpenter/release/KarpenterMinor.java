@@ -6,6 +6,7 @@ import static dev.platform.karpenter.release.KarpenterMinor.Feature.CAPACITY_RES
 import static dev.platform.karpenter.release.KarpenterMinor.Feature.CHART_VERSION_WITHOUT_V;
 import static dev.platform.karpenter.release.KarpenterMinor.Feature.CONVERSION_WEBHOOKS;
 import static dev.platform.karpenter.release.KarpenterMinor.Feature.CRD_ANNOTATIONS;
+import static dev.platform.karpenter.release.KarpenterMinor.Feature.DISRUPTION_BUDGETS;
 import static dev.platform.karpenter.release.KarpenterMinor.Feature.ECR_PULL_ONLY;
 import static dev.platform.karpenter.release.KarpenterMinor.Feature.INSTANCE_PROFILES_FROM_ROLE;
 import static dev.platform.karpenter.release.KarpenterMinor.Feature.NODE_OVERLAYS;
@@ -35,7 +36,7 @@ public enum KarpenterMinor {
     V0_31(  0,    31,   5,      Step.from(4),    ServedApis.V1ALPHA5,                PolicyGeneration.V1ALPHA5),
     V0_32(  0,    32,   10,     Step.ANY_PATCH,  ServedApis.V1BETA1_BESIDE_V1ALPHA5, PolicyGeneration.V1BETA1_BRIDGE,  INSTANCE_PROFILES_FROM_ROLE),
     V0_33(  0,    33,   12,     Step.from(12),   ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1,         POD_IDENTITY),
-    V0_34(  0,    34,   13,     Step.from(13),   ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1),
+    V0_34(  0,    34,   13,     Step.from(13),   ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1,         DISRUPTION_BUDGETS),
     V0_35(  0,    35,   12,     Step.from(12),   ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1,         AL2023, CHART_VERSION_WITHOUT_V),
     V0_36(  0,    36,   9,      Step.from(9),    ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1),
     V0_37(  0,    37,   8,      Step.from(7),    ServedApis.V1BETA1,                 PolicyGeneration.V1BETA1),
@@ -63,6 +64,12 @@ public enum KarpenterMinor {
          * and Karpenter makes each node's instance profile from the node class's role: no profile is made for it.
          */
         INSTANCE_PROFILES_FROM_ROLE(false),
+        /**
+         * NodePool spec.disruption.budgets: how many nodes may be disrupted at once, scheduled in UTC cron; one budget
+         * of 10% where none is written (the CRD's default). v1beta1 budgets cover every disruption, v1 ones name
+         * reasons (Drifted, Underutilized, Empty). Before, one disruption command at a time.
+         */
+        DISRUPTION_BUDGETS(false),
         /** The node class accepts amiFamily AL2023 (upstream #5604). */
         AL2023(false),
         /** The registry spells the chart version without a leading "v" ("0.35.12", not "v0.35.12"). */

@@ -6,6 +6,7 @@ import dev.platform.karpenter.config.ConfigLoader;
 import dev.platform.karpenter.config.SettingsDocs;
 import dev.platform.karpenter.config.TfvarsFile;
 import dev.platform.karpenter.preview.ClusterPreview;
+import dev.platform.karpenter.preview.PoolDisruption;
 import dev.platform.karpenter.preview.PreviewMarkdown;
 import dev.platform.karpenter.preview.PreviewReport;
 import dev.platform.karpenter.release.KarpenterRelease;
@@ -85,22 +86,29 @@ public final class ReferenceDocs {
     }
 
     /**
-     * The example's pools as bin/preview prints them ({@code text}), and the pull-request report of a change that
-     * widens its default pool to the t category ({@code pullRequest}: bin/plan-stacks' addition, against the example as
-     * the base branch).
+     * The example's pools as bin/preview --at 2027-01-04T00:00:00Z prints them ({@code text}), and the pull-request
+     * report of a change that widens its default pool to the t category and labels its nodes ({@code pullRequest}:
+     * bin/plan-stacks' addition, against the example as the base branch, with what the change replaces).
      */
     record ExamplePreview(String text, String pullRequest, String catalogueTag) {
+        /** The documents' disruption timelines start at a fixed instant (bin/preview --at), so they stay the same. */
+        static final PoolDisruption.Options AT = new PoolDisruption.Options(
+                java.time.Instant.parse("2027-01-04T00:00:00Z"),
+                java.util.OptionalLong.empty(),
+                PoolDisruption.DEFAULT_REPLACE);
+
         static ExamplePreview of() {
             try {
                 String example = Files.readString(Path.of("terraform.tfvars.example"));
                 String widened = example.replace(
-                        "instance_categories = [\"c\", \"m\", \"r\"]",
-                        "instance_categories = [\"c\", \"m\", \"r\", \"t\"]");
+                                "instance_categories = [\"c\", \"m\", \"r\"]",
+                                "instance_categories = [\"c\", \"m\", \"r\", \"t\"]")
+                        .replace("# node_labels = { team = \"platform\" }", "node_labels = { team = \"platform\" }");
                 InstanceCatalogue catalogue = InstanceCatalogue.shipped();
-                List<ClusterPreview> base =
-                        List.of(ClusterPreview.of(ConfigLoader.fromVariables(TfvarsFile.parse(example)), catalogue));
-                List<ClusterPreview> head =
-                        List.of(ClusterPreview.of(ConfigLoader.fromVariables(TfvarsFile.parse(widened)), catalogue));
+                List<ClusterPreview> base = List.of(
+                        ClusterPreview.of(ConfigLoader.fromVariables(TfvarsFile.parse(example)), catalogue, AT));
+                List<ClusterPreview> head = List.of(
+                        ClusterPreview.of(ConfigLoader.fromVariables(TfvarsFile.parse(widened)), catalogue, AT));
                 JsonNode baseJson = Json.parse(PreviewReport.json(base, catalogue));
                 return new ExamplePreview(
                         PreviewReport.text(base, catalogue),
@@ -113,12 +121,14 @@ public final class ReferenceDocs {
 
         String page() {
             return "# Preview\n\n" + GENERATED
-                    + "What `bin/preview` prints for `terraform.tfvars.example` (the newest release, "
+                    + "What `bin/preview --at 2027-01-04T00:00:00Z` prints for `terraform.tfvars.example` (the newest"
+                    + " release, "
                     + KarpenterRelease.newest().chartVersion() + "; the instance catalogue of upstream's "
                     + catalogueTag + "). How it is worked out: [Previewing node pools](../guides/preview.md).\n\n"
                     + "```\n" + text + "```\n\n"
                     + "A pull request that widens the default pool to the `t` category (`instance_categories = [\"c\","
-                    + " \"m\", \"r\", \"t\"]`): what `bin/plan-stacks` appends to the cluster's plan comment.\n\n"
+                    + " \"m\", \"r\", \"t\"]`) and labels its nodes (`node_labels = { team = \"platform\" }`): what"
+                    + " `bin/plan-stacks` appends to the cluster's plan comment, including what the change replaces.\n\n"
                     + "````markdown" + pullRequest + "````\n";
         }
 
@@ -133,8 +143,9 @@ public final class ReferenceDocs {
                             "README.md has lost its generated part: " + README_BEGIN + " ... " + README_END);
                 }
                 return readme.substring(0, begin + README_BEGIN.length()) + "\n\n"
-                        + "```\n$ bin/preview\n" + text + "```\n\n"
-                        + "A pull request that adds the `t` category to that pool gets this at the end of its plan comment:\n"
+                        + "```\n$ bin/preview --at 2027-01-04T00:00:00Z\n" + text + "```\n\n"
+                        + "A pull request that adds the `t` category to that pool and a label to its nodes gets this at the"
+                        + " end of its plan comment (the label changes the pool's hash: every node drifts):\n"
                         + pullRequest + "\n" + readme.substring(end);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
