@@ -28,14 +28,20 @@ final class PlanReport {
     private PlanReport() {}
 
     static String markdown(ClusterResult cluster) {
+        // Saved plans (plan --out): each file's SHA-256, which the apply checks, beside its plan.
+        boolean saved = cluster.stacks().stream().anyMatch(s -> !s.planSha256().isEmpty());
         List<String> head = new ArrayList<>(List.of(
-                "## Terraform plans: cluster `" + cluster.cluster() + "`", "", "| stack | plan |", "|---|---|"));
+                "## Terraform plans: cluster `" + cluster.cluster() + "`",
+                "",
+                saved ? "| stack | plan | plan file SHA-256 |" : "| stack | plan |",
+                saved ? "|---|---|---|" : "|---|---|"));
         for (StackResult stack : cluster.stacks()) {
             String detail = stack.outcome() == Outcome.NO_CHANGES
                     ? ""
                     : ": " + firstLine(stack.detail()).replace("|", "\\|");
             head.add("| `" + stack.stack() + "` | " + ICONS.getOrDefault(stack.outcome(), "") + " "
-                    + stack.outcome().label() + detail + " |");
+                    + stack.outcome().label() + detail + " |"
+                    + (saved ? (stack.planSha256().isEmpty() ? " |" : " `" + stack.planSha256() + "` |") : ""));
         }
         head.add("");
         if (cluster.stacks().stream().anyMatch(s -> s.outcome() == Outcome.WAITING)) {
