@@ -1,5 +1,8 @@
 package dev.platform.karpenter.terraform;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.terraform.StackRunner.ClusterResult;
 import dev.platform.karpenter.terraform.StackRunner.StackResult;
 import java.util.ArrayList;
@@ -24,6 +27,8 @@ final class PlanReport {
             Outcome.WAITING, "⏳",
             Outcome.FAILED, "❌",
             Outcome.SKIPPED, "⏭️");
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private PlanReport() {}
 
@@ -65,6 +70,27 @@ final class PlanReport {
                                     : text));
         }
         return report.toString();
+    }
+
+    /**
+     * The cluster's outcomes for scripts: {"cluster": NAME, "stacks": [{"stack", "concern", "outcome" (the label),
+     * "detail" (its first line), "sha256" (saved plans only)}]}.
+     */
+    static String json(ClusterResult cluster) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("cluster", cluster.cluster());
+        ArrayNode stacks = root.putArray("stacks");
+        for (StackResult stack : cluster.stacks()) {
+            ObjectNode node = stacks.addObject();
+            node.put("stack", stack.stack());
+            node.put("concern", stack.stack().substring(cluster.cluster().length() + 1));
+            node.put("outcome", stack.outcome().label());
+            node.put("detail", firstLine(stack.detail()));
+            if (!stack.planSha256().isEmpty()) {
+                node.put("sha256", stack.planSha256());
+            }
+        }
+        return root.toPrettyString() + "\n";
     }
 
     private static String section(String stack, String text) {

@@ -45,7 +45,8 @@ public final class StacksCommand {
               --concern NAME       only these stacks of each cluster: iam, interruption, karpenter, nodepools
               --parallel N         clusters at once (default: the number of processors, %d here)
               --lock-timeout D     how long apply and destroy wait for a state lock held elsewhere (default 10m)
-              --report DIR         plan: one Markdown report per cluster, DIR/<cluster>.md
+              --report DIR         plan: one Markdown report per cluster, DIR/<cluster>.md, and its outcomes
+                                   as JSON, DIR/<cluster>.json (the nightly drift's fleet table)
               --detailed-exitcode  plan: exit 2 when a stack has changes, 0 when none has
               --out DIR            plan: save each stack's plan (terraform plan -out) in DIR/<cluster>/, with
                                    plans.json and SHA256SUMS: the SHA-256 of every plan file
@@ -225,6 +226,8 @@ public final class StacksCommand {
             for (ClusterResult cluster : results) {
                 Files.writeString(
                         dir.resolve(cluster.cluster() + ".md"), PlanReport.markdown(cluster), StandardCharsets.UTF_8);
+                Files.writeString(
+                        dir.resolve(cluster.cluster() + ".json"), PlanReport.json(cluster), StandardCharsets.UTF_8);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

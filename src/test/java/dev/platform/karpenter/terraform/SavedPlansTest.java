@@ -100,6 +100,13 @@ class SavedPlansTest {
                 .contains("| stack | plan | plan file SHA-256 |")
                 .contains("| `demo-iam` | ✏️ changes: Plan: 3 to add, 0 to change, 0 to destroy. | `" + iamSha + "` |")
                 .contains("| `demo-nodepools` | ⏳ waiting: waits for demo-karpenter | |");
+        JsonNode outcomes = Json.read(temp.resolve("md/demo.json"));
+        assertThat(outcomes.path("cluster").asText()).isEqualTo("demo");
+        assertThat(outcomes.path("stacks").get(0).toString())
+                .as("the outcomes for scripts (the drift's fleet table)")
+                .isEqualTo("{\"stack\":\"demo-iam\",\"concern\":\"iam\",\"outcome\":\"changes\",\"detail\":\"Plan: 3 to"
+                        + " add, 0 to change, 0 to destroy.\",\"sha256\":\"" + iamSha + "\"}");
+        assertThat(outcomes.path("stacks").get(3).path("outcome").asText()).isEqualTo("waiting");
     }
 
     @Test
