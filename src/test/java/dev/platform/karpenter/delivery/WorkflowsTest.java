@@ -102,6 +102,11 @@ class WorkflowsTest {
                         .path("KARPENTER_PREVIEW_BASE")
                         .asText())
                 .isEqualTo(".base-branch/${{ vars.KARPENTER_TFVARS }}");
+        List<String> testEnvironment = new ArrayList<>(Json.fieldNames(test.path("env")));
+        testEnvironment.addAll(Json.fieldNames(stepNamed(test, "Build and test").path("env")));
+        assertThat(testEnvironment)
+                .as("the tests run on their own configurations, not the repository's clusters")
+                .doesNotContain("KARPENTER_TFVARS", "KARPENTER_STATE_BUCKET", "KARPENTER_STATE_REGION");
         assertThat(test.path("env").path("CONFIGURED").asText())
                 .as("no synth or plan of the example or without state")
                 .contains("vars.TF_STATE_BUCKET != ''")
@@ -525,6 +530,15 @@ class WorkflowsTest {
             }
         }
         return -1;
+    }
+
+    private static JsonNode stepNamed(JsonNode job, String name) {
+        for (JsonNode step : job.path("steps")) {
+            if (step.path("name").asText().equals(name)) {
+                return step;
+            }
+        }
+        throw new AssertionError("no step named " + name);
     }
 
     static JsonNode stepWithId(JsonNode job, String id) {
