@@ -135,6 +135,21 @@ class CiDriftTest {
                                 + " main again ([run](https://github.example/acme/fleet/actions/runs/42)).",
                         "api -X PATCH repos/acme/fleet/issues/7 -f state=closed -f state_reason=completed");
 
+        // the per-cluster issues of the workflow before the fleet table are closed, pointing at the fleet's
+        Files.delete(calls);
+        Run migrated = drift(
+                true,
+                "[{\"number\": 4, \"body\": \"<!-- karpenter-cdktf-drift east -->\\nDrift\"},"
+                        + " {\"number\": 5, \"body\": \"<!-- karpenter-cdktf-plans east.md -->\"},"
+                        + " {\"number\": 6, \"pull_request\": {}, \"body\": \"<!-- karpenter-cdktf-drift west -->\"}]");
+        assertThat(migrated.exit()).as(migrated.output()).isZero();
+        assertThat(calls())
+                .containsExactly(
+                        "api --paginate repos/acme/fleet/issues?state=open&labels=drift&per_page=100",
+                        "api repos/acme/fleet/issues/4/comments -f body=Replaced by one issue for the whole fleet, kept"
+                                + " by the nightly drift workflow.",
+                        "api -X PATCH repos/acme/fleet/issues/4 -f state=closed -f state_reason=not_planned");
+
         Files.delete(calls);
         Run nothingOpen = drift(true, "[]");
         assertThat(nothingOpen.exit()).isZero();
