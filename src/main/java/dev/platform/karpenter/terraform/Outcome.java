@@ -12,7 +12,13 @@ public enum Outcome {
     WAITING("waiting"),
     FAILED("failed"),
     /** apply and destroy: an earlier stack of its cluster failed, so it was not touched. */
-    SKIPPED("skipped");
+    SKIPPED("skipped"),
+    /** apply --plans: Terraform refused the saved plan, whose state changed after planning. */
+    STALE("stale plan"),
+    /** apply --plans: after an upstream stack's apply changed an output it reads, its plan is no longer the saved one. */
+    CHANGED("plan changed"),
+    /** apply --plans: it has no saved plan (it could not be planned before its upstream stacks were applied). */
+    NOT_PLANNED("not planned");
 
     private final String label;
 
@@ -22,6 +28,11 @@ public enum Outcome {
 
     public String label() {
         return label;
+    }
+
+    /** Whether an apply of saved plans stopped here: the plan to apply is not one that was approved. */
+    boolean needsNewPlan() {
+        return this == STALE || this == CHANGED || this == NOT_PLANNED;
     }
 
     /** Whether the stacks that read from this one can be planned after it. */

@@ -1,5 +1,8 @@
 package dev.platform.karpenter.terraform;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.karpenter.terraform.StackRunner.ClusterResult;
 import dev.platform.karpenter.terraform.StackRunner.StackResult;
 import java.util.ArrayList;
@@ -25,17 +28,25 @@ final class PlanReport {
             Outcome.FAILED, "❌",
             Outcome.SKIPPED, "⏭️");
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private PlanReport() {}
 
     static String markdown(ClusterResult cluster) {
+        // Saved plans (plan --out): each file's SHA-256, which the apply checks, beside its plan.
+        boolean saved = cluster.stacks().stream().anyMatch(s -> !s.planSha256().isEmpty());
         List<String> head = new ArrayList<>(List.of(
-                "## Terraform plans: cluster `" + cluster.cluster() + "`", "", "| stack | plan |", "|---|---|"));
+                "## Terraform plans: cluster `" + cluster.cluster() + "`",
+                "",
+                saved ? "| stack | plan | plan file SHA-256 |" : "| stack | plan |",
+                saved ? "|---|---|---|" : "|---|---|"));
         for (StackResult stack : cluster.stacks()) {
             String detail = stack.outcome() == Outcome.NO_CHANGES
                     ? ""
                     : ": " + firstLine(stack.detail()).replace("|", "\\|");
             head.add("| `" + stack.stack() + "` | " + ICONS.getOrDefault(stack.outcome(), "") + " "
-                    + stack.outcome().label() + detail + " |");
+                    + stack.outcome().label() + detail + " |"
+                    + (saved ? (stack.planSha256().isEmpty() ? " |" : " `" + stack.planSha256() + "` |") : ""));
         }
         head.add("");
         if (cluster.stacks().stream().anyMatch(s -> s.outcome() == Outcome.WAITING)) {
@@ -59,6 +70,27 @@ final class PlanReport {
                                     : text));
         }
         return report.toString();
+    }
+
+    /**
+     * The cluster's outcomes for scripts: {"cluster": NAME, "stacks": [{"stack", "concern", "outcome" (the label),
+     * "detail" (its first line), "sha256" (saved plans only)}]}.
+     */
+    static String json(ClusterResult cluster) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("cluster", cluster.cluster());
+        ArrayNode stacks = root.putArray("stacks");
+        for (StackResult stack : cluster.stacks()) {
+            ObjectNode node = stacks.addObject();
+            node.put("stack", stack.stack());
+            node.put("concern", stack.stack().substring(cluster.cluster().length() + 1));
+            node.put("outcome", stack.outcome().label());
+            node.put("detail", firstLine(stack.detail()));
+            if (!stack.planSha256().isEmpty()) {
+                node.put("sha256", stack.planSha256());
+            }
+        }
+        return root.toPrettyString() + "\n";
     }
 
     private static String section(String stack, String text) {

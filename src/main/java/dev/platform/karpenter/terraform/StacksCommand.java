@@ -27,6 +27,8 @@ public final class StacksCommand {
     static final int EXIT_FAILED = 1;
     /** plan --detailed-exitcode: a stack has changes (drift, or a change to review), as Terraform's own code. */
     static final int EXIT_CHANGES = 2;
+    /** apply --plans stopped before a stack whose saved plan is stale, changed or missing: plan again. */
+    static final int EXIT_PLAN_AGAIN = 3;
     /** Bad usage or a missing/broken manifest (sysexits' EX_USAGE: 2 means changes here). */
     static final int EXIT_USAGE = 64;
 
@@ -43,12 +45,20 @@ public final class StacksCommand {
               --concern NAME       only these stacks of each cluster: iam, interruption, karpenter, nodepools
               --parallel N         clusters at once (default: the number of processors, %d here)
               --lock-timeout D     how long apply and destroy wait for a state lock held elsewhere (default 10m)
-              --report DIR         plan: one Markdown report per cluster, DIR/<cluster>.md
+              --report DIR         plan: one Markdown report per cluster, DIR/<cluster>.md, and its outcomes
+                                   as JSON, DIR/<cluster>.json (the nightly drift's fleet table)
               --detailed-exitcode  plan: exit 2 when a stack has changes, 0 when none has
+              --out DIR            plan: save each stack's plan (terraform plan -out) in DIR/<cluster>/, with
+                                   plans.json and SHA256SUMS: the SHA-256 of every plan file
+              --plans DIR          apply: apply the plans saved in DIR (plan --out DIR) and nothing else; every
+                                   file's SHA-256 is checked first. A stale plan (the state changed since) is refused;
+                                   a stack whose upstream's apply changed an output its plan read is planned again,
+                                   and not applied when its plan is no longer the saved one
               --outdir DIR         the synthesized output (default: $KARPENTER_OUTDIR, else cdktf.out)
               --plugin-mirror DIR  install providers only from this filesystem mirror (default: $TF_PLUGIN_MIRROR;
                                    unset: Terraform's own configuration, e.g. the public registry)
-            exit status: 0 done, 1 a stack failed, 2 plan --detailed-exitcode found changes, 64 bad usage
+            exit status: 0 done, 1 a stack failed, 2 plan --detailed-exitcode found changes, 3 apply --plans
+              stopped: a plan is stale, changed or missing (plan again, approve again), 64 bad usage
             """.formatted(Runtime.getRuntime().availableProcessors());
 
     private static final Pattern DURATION = Pattern.compile("\\d+(s|m|h)");
@@ -86,9 +96,26 @@ public final class StacksCommand {
     private static int run(Options options, Map<String, String> env, PrintStream out, PrintStream err) {
         SynthesizedStacks synthesized;
         List<Cluster> clusters;
+        Map<String, SavedPlans.ClusterPlans> saved = new java.util.LinkedHashMap<>();
         try {
             synthesized = SynthesizedStacks.read(options.outdir());
             clusters = synthesized.select(options.clusters());
+            if (options.plans().isPresent()) {
+                Path root = options.plans().get();
+                if (options.clusters().isEmpty()) {
+                    // the clusters that were planned
+                    clusters = clusters.stream()
+                            .filter(c -> SavedPlans.has(root, c.name()))
+                            .toList();
+                    if (clusters.isEmpty()) {
+                        throw new StacksException(root + " holds no saved plans of a cluster of " + options.outdir()
+                                + " (bin/stacks plan --out " + root + " makes them)");
+                    }
+                }
+                for (Cluster cluster : clusters) {
+                    saved.put(cluster.name(), SavedPlans.read(root, cluster.name()));
+                }
+            }
             requireKnownConcerns(clusters, options.concerns());
             if (options.action().equals(Optional.of(Action.DESTROY))) {
                 requireDependentsDestroyedToo(clusters, options.concerns());
@@ -117,8 +144,12 @@ public final class StacksCommand {
         long start = System.nanoTime();
         List<ClusterResult> results;
         try {
-            results = new StackRunner(terraform, action, options.lockTimeout(), out, err)
-                    .run(clusters, options.concerns(), options.parallel());
+            StackRunner runner = new StackRunner(terraform, action, options.lockTimeout(), out, err);
+            options.out().ifPresent(runner::savingPlansIn);
+            if (!saved.isEmpty()) {
+                runner.applyingSavedPlans(saved);
+            }
+            results = runner.run(clusters, options.concerns(), options.parallel());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("error: interrupted");
@@ -130,6 +161,9 @@ public final class StacksCommand {
         out.print(Summary.text(action, results, java.time.Duration.ofNanos(System.nanoTime() - start)));
         if (results.stream().anyMatch(ClusterResult::failed)) {
             return EXIT_FAILED;
+        }
+        if (results.stream().anyMatch(ClusterResult::stopped)) {
+            return EXIT_PLAN_AGAIN;
         }
         return options.detailedExitCode() && results.stream().anyMatch(ClusterResult::hasChanges) ? EXIT_CHANGES : 0;
     }
@@ -192,6 +226,8 @@ public final class StacksCommand {
             for (ClusterResult cluster : results) {
                 Files.writeString(
                         dir.resolve(cluster.cluster() + ".md"), PlanReport.markdown(cluster), StandardCharsets.UTF_8);
+                Files.writeString(
+                        dir.resolve(cluster.cluster() + ".json"), PlanReport.json(cluster), StandardCharsets.UTF_8);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -209,7 +245,9 @@ public final class StacksCommand {
             Optional<Path> report,
             boolean detailedExitCode,
             Path outdir,
-            Optional<Path> pluginMirror) {
+            Optional<Path> pluginMirror,
+            Optional<Path> out,
+            Optional<Path> plans) {
 
         static Options parse(String[] args, Path projectDir, Map<String, String> env) {
             if (args.length == 0) {
@@ -226,6 +264,8 @@ public final class StacksCommand {
                         Optional.empty(),
                         false,
                         projectDir,
+                        Optional.empty(),
+                        Optional.empty(),
                         Optional.empty());
             }
             Optional<Action> action = switch (args[0]) {
@@ -242,6 +282,8 @@ public final class StacksCommand {
             int parallel = Runtime.getRuntime().availableProcessors();
             String lockTimeout = "10m";
             Optional<Path> report = Optional.empty();
+            Optional<Path> out = Optional.empty();
+            Optional<Path> plans = Optional.empty();
             boolean detailed = false;
             String outdir = env.getOrDefault("KARPENTER_OUTDIR", "");
             String mirror = env.getOrDefault("TF_PLUGIN_MIRROR", "");
@@ -265,6 +307,8 @@ public final class StacksCommand {
                     case "--parallel" -> parallel = parallel(value);
                     case "--lock-timeout" -> lockTimeout = duration(value);
                     case "--report" -> report = Optional.of(projectDir.resolve(value));
+                    case "--out" -> out = Optional.of(projectDir.resolve(value));
+                    case "--plans" -> plans = Optional.of(projectDir.resolve(value));
                     case "--outdir" -> outdir = value;
                     case "--plugin-mirror" -> mirror = value;
                     default -> throw new StacksException("unknown option " + option + " (--help says what is allowed)");
@@ -272,6 +316,16 @@ public final class StacksCommand {
             }
             if (action.isPresent() && action.get() != Action.PLAN && (report.isPresent() || detailed)) {
                 throw new StacksException("--report and --detailed-exitcode are options of plan only");
+            }
+            if (out.isPresent() && !action.equals(Optional.of(Action.PLAN))) {
+                throw new StacksException("--out is an option of plan only (apply takes saved plans with --plans)");
+            }
+            if (plans.isPresent() && !action.equals(Optional.of(Action.APPLY))) {
+                throw new StacksException("--plans is an option of apply only (plan saves plans with --out)");
+            }
+            if (plans.isPresent() && !concerns.isEmpty()) {
+                throw new StacksException("apply --plans applies the stacks that were planned: --concern is an option"
+                        + " of the plan (plan --out DIR --concern ...)");
             }
             return new Options(
                     false,
@@ -283,7 +337,9 @@ public final class StacksCommand {
                     report,
                     detailed,
                     projectDir.resolve(outdir.isBlank() ? "cdktf.out" : outdir).normalize(),
-                    mirror.isBlank() ? Optional.empty() : Optional.of(projectDir.resolve(mirror)));
+                    mirror.isBlank() ? Optional.empty() : Optional.of(projectDir.resolve(mirror)),
+                    out,
+                    plans);
         }
 
         private static List<String> names(String value) {

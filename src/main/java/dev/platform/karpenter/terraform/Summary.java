@@ -29,10 +29,10 @@ final class Summary {
             text.append(String.format(
                     "  %-" + width + "s  %-6s  %s%n",
                     cluster.cluster(),
-                    cluster.failed() ? "FAILED" : "ok",
+                    cluster.failed() ? "FAILED" : cluster.stopped() ? "STOPPED" : "ok",
                     parts.isEmpty() ? "no stacks" : String.join(" | ", parts)));
             for (StackResult stack : cluster.stacks()) {
-                if (stack.outcome() == Outcome.FAILED) {
+                if (stack.outcome() == Outcome.FAILED || stack.outcome().needsNewPlan()) {
                     text.append("      ")
                             .append(stack.stack())
                             .append(": ")
@@ -42,10 +42,18 @@ final class Summary {
             }
         }
         long failed = results.stream().filter(ClusterResult::failed).count();
-        text.append(
-                failed == 0
-                        ? "All " + results.size() + " clusters: " + action.word() + " done.\n"
-                        : failed + " of " + results.size() + " clusters failed; the others' results stand.\n");
+        long stopped = results.stream().filter(r -> !r.failed() && r.stopped()).count();
+        if (failed == 0 && stopped == 0) {
+            text.append("All " + results.size() + " clusters: " + action.word() + " done.\n");
+        } else {
+            if (failed > 0) {
+                text.append(failed + " of " + results.size() + " clusters failed; the others' results stand.\n");
+            }
+            if (stopped > 0) {
+                text.append(stopped + " of " + results.size() + " clusters stopped before a plan nobody approved:"
+                        + " re-run the plan, review and approve it, then apply it.\n");
+            }
+        }
         return text.toString();
     }
 }

@@ -145,17 +145,34 @@ public final class TerraformCli {
 
     /** Runs {@code terraform args...} in {@code directory} and waits for it. */
     Result run(Path directory, List<String> args) throws InterruptedException {
+        return run(directory, args, false);
+    }
+
+    /**
+     * Runs a command that prints one document on stdout ({@code show -json}): the result's output is stdout alone,
+     * so a warning on stderr cannot corrupt it; on failure it is stderr, which says why.
+     */
+    Result document(Path directory, List<String> args) throws InterruptedException {
+        return run(directory, args, true);
+    }
+
+    private Result run(Path directory, List<String> args, boolean stdoutOnly) throws InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(executable);
         command.addAll(args);
         Path output = null;
+        Path stdout = null;
         try {
             output = Files.createTempFile("stacks-terraform", ".log");
             ProcessBuilder builder = new ProcessBuilder(command)
                     .directory(directory.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(output.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            if (stdoutOnly) {
+                stdout = Files.createTempFile("stacks-terraform", ".json");
+                builder.redirectOutput(stdout.toFile()).redirectError(output.toFile());
+            } else {
+                builder.redirectErrorStream(true).redirectOutput(output.toFile());
+            }
             builder.environment().clear();
             builder.environment().putAll(environment);
             Process process;
@@ -172,7 +189,8 @@ public final class TerraformCli {
             }
             try {
                 int exit = process.waitFor();
-                return new Result(exit, Files.readString(output, StandardCharsets.UTF_8));
+                return new Result(
+                        exit, Files.readString(stdout != null && exit == 0 ? stdout : output, StandardCharsets.UTF_8));
             } finally {
                 if (process.isAlive()) { // this thread was interrupted: the process gets its one interrupt
                     if (!printed(output, INTERRUPTED)) {
@@ -187,6 +205,9 @@ public final class TerraformCli {
         } finally {
             if (output != null) {
                 output.toFile().delete();
+            }
+            if (stdout != null) {
+                stdout.toFile().delete();
             }
         }
     }

@@ -22,8 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The GitHub Actions workflows: valid against the workflow schema (action-validator, pinned in bindings/), and
- * doing what CI promises: test, then one plan job per cluster with OIDC credentials on pull requests; one gated
- * deploy job per cluster on main; a nightly read-only plan per cluster that keeps a drift issue.
+ * doing what CI promises: in each workflow one job builds (tests on pull requests) and synthesizes once, and hands
+ * the output on as one bundle (libexec/ci-bundle); one job per cluster then runs from the bundle, without Maven, a
+ * synth or Node.js: plans with OIDC credentials on pull requests; on main, saved plans, then after the production
+ * environment's approval exactly those plans applied, their SHA-256 checked first; a nightly read-only plan per
+ * cluster and one fleet table and drift issue.
  */
 @KernelOnlyThroughSynthesized
 class WorkflowsTest {
@@ -80,7 +83,7 @@ class WorkflowsTest {
     }
 
     @Test
-    void pullRequestsTestThenPlanEachClusterInAJobOfItsOwnWithOidcCredentials() throws IOException {
+    void pullRequestsBuildTestAndSynthesizeOnceThenPlanEachClusterInAJobOfItsOwn() throws IOException {
         JsonNode workflow = read("pull-request.yml");
 
         assertThat(workflow.path("on").has("pull_request")).isTrue();
@@ -88,114 +91,229 @@ class WorkflowsTest {
                 .as("nothing granted by default")
                 .isEmpty();
         JsonNode jobs = workflow.path("jobs");
+        assertThat(Json.fieldNames(jobs)).containsExactly("test", "plan", "plans");
         JsonNode test = jobs.path("test");
-        assertThat(test.path("permissions"))
-                .as("the job running the pull request's build reads, nothing more")
-                .isEqualTo(YAML.readTree("contents: read"));
-        assertThat(runs(test)).contains("mvn -B verify");
-        assertThat(test.toString()).doesNotContain("configure-aws-credentials", "id-token");
-
-        JsonNode clusters = jobs.path("clusters");
-        assertThat(clusters.path("needs").asText()).isEqualTo("test");
-        assertThat(clusters.path("if").asText())
-                .as("no plan of the example or without state")
+        assertBuildsOnceAndBundles(workflow, "test", "mvn -B verify");
+        assertThat(stepWithId(test, "bundle").path("run").asText())
+                .as("the base branch's preview, once, for every cluster's report")
+                .isEqualTo("libexec/ci-bundle --previews \"$RUNNER_TEMP/bundle.tar\"");
+        assertThat(stepWithId(test, "bundle")
+                        .path("env")
+                        .path("KARPENTER_PREVIEW_BASE")
+                        .asText())
+                .isEqualTo(".base-branch/${{ vars.KARPENTER_TFVARS }}");
+        List<String> testEnvironment = new ArrayList<>(Json.fieldNames(test.path("env")));
+        testEnvironment.addAll(Json.fieldNames(stepNamed(test, "Build and test").path("env")));
+        assertThat(testEnvironment)
+                .as("the tests run on their own configurations, not the repository's clusters")
+                .doesNotContain("KARPENTER_TFVARS", "KARPENTER_STATE_BUCKET", "KARPENTER_STATE_REGION");
+        assertThat(test.path("env").path("CONFIGURED").asText())
+                .as("no synth or plan of the example or without state")
                 .contains("vars.TF_STATE_BUCKET != ''")
                 .contains("vars.KARPENTER_TFVARS != ''");
-        assertListsClustersWithoutCredentials(clusters);
 
         JsonNode plan = jobs.path("plan");
-        assertThat(plan.path("needs").asText()).isEqualTo("clusters");
-        assertOneJobPerCluster(plan);
+        assertOneJobPerClusterFromTheBundle(plan, "test");
+        assertThat(plan.path("if").asText())
+                .isEqualTo("needs.test.outputs.clusters != '' && " + "needs.test.outputs.clusters != '[]'");
         assertThat(plan.path("permissions"))
                 .isEqualTo(YAML.readTree("{contents: read, id-token: write, pull-requests: write}"));
-        List<String> runs = runs(plan);
-        int synth = indexOf(runs, "bin/cdktf synth");
-        int planStacks = indexOf(runs, "bin/plan-stacks");
-        assertThat(synth).isNotNegative().isLessThan(planStacks);
-        assertThat(runs.get(planStacks)).contains("--cluster \"$CLUSTER\"");
+        assertThat(runs(plan))
+                .anyMatch(r -> r.contains("\"$BUNDLE/libexec/ci-plan\" \"$CLUSTER\" \"$RUNNER_TEMP/plans\""));
         JsonNode credentials = step(plan, "aws-actions/configure-aws-credentials");
         assertThat(credentials.path("with").path("role-to-assume").asText()).isEqualTo("${{ vars.AWS_PLAN_ROLE_ARN }}");
-        assertCredentialsAfterEveryBuildStep(plan, "bin/plan-stacks");
+        assertCredentialsAfterEveryInstallStep(plan, "libexec/ci-plan");
         assertThat(githubScript(plan))
                 .as("each job updates its own cluster's comment")
                 .contains("/plans/${cluster}.md")
                 .contains("<!-- karpenter-cdktf-plans ${cluster}.md -->")
                 .contains("updateComment")
                 .contains("createComment");
-        assertThat(plan.path("env").path("KARPENTER_STATE_BUCKET").asText()).isEqualTo("${{ vars.TF_STATE_BUCKET }}");
 
         JsonNode summary = jobs.path("plans");
         assertThat(summary.path("name").asText())
                 .as("the status check branch protection requires")
                 .isEqualTo("synth and plan");
-        assertThat(Json.texts(summary.path("needs"))).containsExactly("clusters", "plan");
+        assertThat(Json.texts(summary.path("needs"))).containsExactly("test", "plan");
         assertThat(summary.path("permissions")).isEmpty();
         assertCommonSetup(workflow, "pull-request.yml");
     }
 
     @Test
-    void mainDeploysEachClusterInAJobOfItsOwnBehindAnEnvironment() throws IOException {
+    void mainPlansEachClusterSavesThePlansAndAppliesExactlyThemAfterApproval() throws IOException {
         JsonNode workflow = read("deploy.yml");
-        JsonNode deploy = workflow.path("jobs").path("deploy");
+        JsonNode jobs = workflow.path("jobs");
 
         assertThat(workflow.path("on").path("push").path("branches").get(0).asText())
                 .isEqualTo("main");
         assertThat(workflow.path("concurrency").path("cancel-in-progress").asBoolean(true))
                 .isFalse();
         assertThat(workflow.path("permissions")).isEmpty();
-        assertListsClustersWithoutCredentials(workflow.path("jobs").path("clusters"));
-        assertThat(deploy.path("needs").asText()).isEqualTo("clusters");
-        assertOneJobPerCluster(deploy);
-        assertThat(deploy.path("environment").asText()).isEqualTo("production");
-        assertThat(deploy.path("permissions")).isEqualTo(YAML.readTree("{contents: read, id-token: write}"));
-        assertThat(runs(deploy))
-                .as("Terraform alone, the cluster's stacks in dependency order, waiting for a lock held elsewhere")
-                .anyMatch(r -> r.contains("bin/stacks apply --cluster \"$CLUSTER\" --lock-timeout 10m"));
-        assertThat(step(deploy, "aws-actions/configure-aws-credentials")
-                        .path("with")
-                        .path("role-to-assume")
-                        .asText())
-                .isEqualTo("${{ vars.AWS_DEPLOY_ROLE_ARN }}");
-        assertCredentialsAfterEveryBuildStep(deploy, "bin/stacks apply");
-        String guard = runs(workflow.path("jobs").path("clusters")).get(0);
+        assertThat(Json.fieldNames(jobs)).containsExactly("build", "plan", "apply");
+        assertBuildsOnceAndBundles(workflow, "build", "mvn -B -DskipTests -DskipITs package");
+        String guard = runs(jobs.path("build")).get(0);
         assertThat(guard)
                 .as("the first step refuses the example configuration and local state")
                 .contains("terraform.tfvars.example")
                 .contains("$KARPENTER_STATE_BUCKET")
                 .contains("exit 1");
+
+        JsonNode plan = jobs.path("plan");
+        assertOneJobPerClusterFromTheBundle(plan, "build");
+        assertThat(plan.has("environment")).as("planning needs no approval").isFalse();
+        assertThat(plan.path("permissions")).isEqualTo(YAML.readTree("{contents: read, id-token: write}"));
+        assertThat(step(plan, "aws-actions/configure-aws-credentials")
+                        .path("with")
+                        .path("role-to-assume")
+                        .asText())
+                .as("plans are read-only, also on main")
+                .isEqualTo("${{ vars.AWS_PLAN_ROLE_ARN }}");
+        assertThat(runs(plan))
+                .contains(
+                        "\"$BUNDLE/libexec/ci-plan\" \"$CLUSTER\" \"$RUNNER_TEMP/reports\" --out \"$RUNNER_TEMP/plans\"");
+        assertCredentialsAfterEveryInstallStep(plan, "libexec/ci-plan");
+        JsonNode saved = step(plan, "actions/upload-artifact");
+        assertThat(saved.path("with").path("name").asText()).isEqualTo("plans-${{ matrix.cluster }}");
+        assertThat(saved.path("with").path("path").asText())
+                .isEqualTo("${{ runner.temp }}/plans/${{ matrix.cluster }}");
+
+        JsonNode apply = jobs.path("apply");
+        assertOneJobPerClusterFromTheBundle(apply, "build");
+        assertThat(Json.texts(apply.path("needs"))).containsExactly("build", "plan");
+        assertThat(apply.path("environment").asText()).isEqualTo("production");
+        assertThat(apply.path("permissions")).isEqualTo(YAML.readTree("{contents: read, id-token: write}"));
+        assertThat(steps(apply, "actions/download-artifact"))
+                .extracting(s -> s.path("with").path("name").asText())
+                .containsExactly("bundle", "plans-${{ matrix.cluster }}");
+        assertThat(step(apply, "aws-actions/configure-aws-credentials")
+                        .path("with")
+                        .path("role-to-assume")
+                        .asText())
+                .isEqualTo("${{ vars.AWS_DEPLOY_ROLE_ARN }}");
+        assertThat(runs(apply)).contains("\"$BUNDLE/libexec/ci-apply\" \"$CLUSTER\" \"$RUNNER_TEMP/plans\"");
+        assertThat(runs(apply)).noneMatch(r -> r.contains("bin/stacks apply") || r.contains("ci-plan"));
+        assertThat(Files.readString(Path.of("libexec/ci-apply")))
+                .as("the saved plans and nothing else, each file's SHA-256 checked first by bin/stacks apply --plans")
+                .contains("\"$here/bin/stacks\" apply --plans \"$plans\" --cluster \"$cluster\" --lock-timeout 10m");
+        assertCredentialsAfterEveryInstallStep(apply, "libexec/ci-apply");
         assertCommonSetup(workflow, "deploy.yml");
     }
 
     @Test
-    void everyNightEachClusterIsPlannedReadOnlyAndItsDriftIssueKept() throws IOException {
+    void everyNightEachClusterIsPlannedReadOnlyAndOneFleetTableAndIssueKept() throws IOException {
         JsonNode workflow = read("drift.yml");
-        JsonNode drift = workflow.path("jobs").path("drift");
+        JsonNode jobs = workflow.path("jobs");
 
         assertThat(workflow.path("on").path("schedule").get(0).path("cron").asText())
                 .matches("\\d+ \\d+ \\* \\* \\*");
         assertThat(workflow.path("permissions")).isEmpty();
-        assertListsClustersWithoutCredentials(workflow.path("jobs").path("clusters"));
-        assertThat(drift.path("needs").asText()).isEqualTo("clusters");
-        assertOneJobPerCluster(drift);
+        assertThat(Json.fieldNames(jobs)).containsExactly("build", "drift", "fleet");
+        assertBuildsOnceAndBundles(workflow, "build", "mvn -B -DskipTests -DskipITs package");
+        JsonNode drift = jobs.path("drift");
+        assertOneJobPerClusterFromTheBundle(drift, "build");
         assertThat(drift.path("permissions"))
-                .as("the read-only role, and issues, nothing else")
-                .isEqualTo(YAML.readTree("{contents: read, id-token: write, issues: write}"));
+                .as("the read-only role, nothing else")
+                .isEqualTo(YAML.readTree("{contents: read, id-token: write}"));
         assertThat(step(drift, "aws-actions/configure-aws-credentials")
                         .path("with")
                         .path("role-to-assume")
                         .asText())
                 .isEqualTo("${{ vars.AWS_PLAN_ROLE_ARN }}");
-        assertCredentialsAfterEveryBuildStep(drift, "bin/stacks plan");
+        assertCredentialsAfterEveryInstallStep(drift, "libexec/ci-plan");
         assertThat(runs(drift))
-                .anyMatch(r -> r.contains("bin/stacks plan --cluster \"$CLUSTER\" --detailed-exitcode --report"));
-        assertThat(githubScript(drift))
-                .as("one issue per drifted cluster: opened, updated, closed when the drift is gone")
-                .contains("<!-- karpenter-cdktf-drift ${cluster} -->")
-                .contains("PLAN_STATUS === \"2\"")
-                .contains("issues.create(")
-                .contains("issues.update({ owner, repo, issue_number: existing.number, body })")
-                .contains("state: \"closed\"");
+                .anyMatch(r -> r.contains(
+                        "\"$BUNDLE/libexec/ci-plan\" \"$CLUSTER\" \"$RUNNER_TEMP/drift\" --detailed-exitcode"));
+
+        JsonNode fleet = jobs.path("fleet");
+        assertThat(fleet.path("if").asText()).contains("!cancelled()");
+        assertThat(fleet.path("permissions"))
+                .as("the issue, and no credentials")
+                .isEqualTo(YAML.readTree("issues: write"));
+        assertThat(fleet.toString()).doesNotContain("configure-aws-credentials", "id-token", "mvn ");
+        assertThat(runs(fleet))
+                .contains("\"$BUNDLE/libexec/ci-drift\" --issue \"$RUNNER_TEMP/drift\" \"$BUNDLE/clusters.json\"");
         assertCommonSetup(workflow, "drift.yml");
+    }
+
+    /**
+     * One Maven build in the whole workflow, in {@code buildJob}, which also synthesizes, bundles and uploads the
+     * bundle, with a read-only token and no cloud credentials; no other job builds, synthesizes or installs Node.js.
+     */
+    private static void assertBuildsOnceAndBundles(JsonNode workflow, String buildJob, String maven)
+            throws IOException {
+        List<String> mavenRuns = new ArrayList<>();
+        List<String> synths = new ArrayList<>();
+        workflow.path("jobs").fields().forEachRemaining(job -> {
+            for (String run : runs(job.getValue())) {
+                if (run.matches("(?s).*\\bmvn .*")) {
+                    mavenRuns.add(job.getKey() + ": " + run);
+                }
+                if (run.contains("cdktf synth") || run.contains("libexec/app")) {
+                    synths.add(job.getKey() + ": " + run);
+                }
+            }
+            if (!job.getKey().equals(buildJob)) {
+                assertThat(job.getValue().toString())
+                        .as(job.getKey() + " builds nothing")
+                        .doesNotContain("actions/setup-node", "cache: maven", "bin/preview");
+            }
+        });
+        assertThat(mavenRuns).as("one Maven build per workflow").containsExactly(buildJob + ": " + maven);
+        assertThat(synths).as("one synth per workflow").containsExactly(buildJob + ": bin/cdktf synth");
+        JsonNode build = workflow.path("jobs").path(buildJob);
+        assertThat(build.path("permissions"))
+                .as("the job running the build reads, nothing more")
+                .isEqualTo(YAML.readTree("contents: read"));
+        assertThat(build.toString()).doesNotContain("configure-aws-credentials", "id-token");
+        assertThat(build.path("outputs").path("clusters").asText()).isEqualTo("${{ steps.bundle.outputs.clusters }}");
+        List<String> runs = runs(build);
+        assertThat(indexOf(runs, "bin/cdktf synth")).isNotNegative().isLessThan(indexOf(runs, "libexec/ci-bundle"));
+        assertThat(indexOf(runs, "mvn ")).isLessThan(indexOf(runs, "bin/cdktf synth"));
+        JsonNode upload = steps(build, "actions/upload-artifact").stream()
+                .filter(s -> s.path("with").path("name").asText().equals("bundle"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(upload.path("with").path("path").asText()).isEqualTo("${{ runner.temp }}/bundle.tar");
+    }
+
+    /**
+     * A matrix of the clusters the build job listed, bounded, where one cluster's failure cancels no other; the job
+     * runs from the build job's bundle: no checkout, no Maven, no synth, no Node.js; Java and Terraform only.
+     */
+    private static void assertOneJobPerClusterFromTheBundle(JsonNode job, String buildJob) {
+        JsonNode strategy = job.path("strategy");
+        assertThat(strategy.path("fail-fast").asBoolean(true)).isFalse();
+        assertThat(strategy.path("max-parallel").asInt()).isBetween(1, 20);
+        assertThat(strategy.path("matrix").path("cluster").asText())
+                .isEqualTo("${{ fromJSON(needs." + buildJob + ".outputs.clusters) }}");
+        assertThat(job.path("if").asText()).contains("needs." + buildJob + ".outputs.clusters != '[]'");
+        assertThat(job.path("env").path("CLUSTER").asText()).isEqualTo("${{ matrix.cluster }}");
+        List<String> uses = new ArrayList<>();
+        job.path("steps").forEach(step -> {
+            if (step.has("uses")) {
+                uses.add(step.path("uses").asText().replaceFirst("@.*", ""));
+            }
+        });
+        assertThat(uses)
+                .as("what a per-cluster job installs and uses")
+                .isSubsetOf(
+                        "actions/download-artifact",
+                        "actions/setup-java",
+                        "hashicorp/setup-terraform",
+                        "aws-actions/configure-aws-credentials",
+                        "actions/upload-artifact",
+                        "actions/github-script")
+                .contains("actions/download-artifact", "actions/setup-java", "hashicorp/setup-terraform");
+        assertThat(step(job, "actions/download-artifact")
+                        .path("with")
+                        .path("name")
+                        .asText())
+                .isEqualTo("bundle");
+        assertThat(step(job, "actions/setup-java").path("with").has("cache"))
+                .as("nothing is built: no Maven cache")
+                .isFalse();
+        assertThat(job.toString()).doesNotContain("mvn ", "cdktf synth", "libexec/app", "bin/plan-stacks");
+        assertThat(runs(job)).contains("mkdir -p \"$BUNDLE\" && tar -xf \"$RUNNER_TEMP/bundle.tar\" -C \"$BUNDLE\"");
     }
 
     /**
@@ -207,14 +325,14 @@ class WorkflowsTest {
         JsonNode summary = read("pull-request.yml").path("jobs").path("plans");
         assertThat(summary.path("if").asText()).isEqualTo("${{ !cancelled() }}");
         String script = runs(summary).get(0);
-        record Case(String fork, String configured, String clusters, String plan, int exit) {}
+        record Case(String fork, String configured, String build, String plan, int exit) {}
         for (Case c : List.of(
                 new Case("true", "false", "skipped", "skipped", 1),
                 new Case("false", "false", "skipped", "skipped", 0),
                 new Case("false", "true", "success", "success", 0),
                 new Case("false", "true", "success", "skipped", 0),
                 new Case("false", "true", "success", "failure", 1),
-                new Case("false", "true", "skipped", "skipped", 1))) {
+                new Case("false", "true", "failure", "skipped", 1))) {
             int exit = bash(
                     script,
                     temp,
@@ -223,33 +341,12 @@ class WorkflowsTest {
                             c.fork(),
                             "CONFIGURED",
                             c.configured(),
-                            "CLUSTERS_RESULT",
-                            c.clusters(),
+                            "BUILD_RESULT",
+                            c.build(),
                             "PLAN_RESULT",
                             c.plan()));
             assertThat(exit).as(c.toString()).isEqualTo(c.exit());
         }
-    }
-
-    /** A cluster the base branch has and the pull request removes is named in a warning: merging destroys nothing. */
-    @Test
-    void aRemovedClusterIsWarnedOf() throws Exception {
-        String script = step("pull-request.yml", "clusters", "Cluster removed");
-        Path project = Files.createDirectories(temp.resolve("removed"));
-        Path bin = Files.createDirectories(project.resolve("bin"));
-        Files.writeString(bin.resolve("preview"), "#!/usr/bin/env bash\necho '{\"old\": {}, \"kept\": {}}'\n");
-        Files.setPosixFilePermissions(bin.resolve("preview"), PosixFilePermissions.fromString("rwxr-xr-x"));
-        Files.writeString(project.resolve("base.tfvars"), "");
-
-        assertThat(passing(script, project, Map.of("CLUSTERS", "[\"kept\",\"new\"]", "BASE_TFVARS", "base.tfvars")))
-                .startsWith("::warning title=Cluster removed::old is in the base branch's configuration but not in"
-                        + " this one.")
-                .doesNotContain("kept is", "new is");
-
-        // a base configuration this branch's code refuses is said, not taken for "no clusters"
-        Files.writeString(bin.resolve("preview"), "#!/usr/bin/env bash\nexit 2\n");
-        assertThat(passing(script, project, Map.of("CLUSTERS", "[\"kept\"]", "BASE_TFVARS", "base.tfvars")))
-                .startsWith("::warning title=Base configuration unread::");
     }
 
     /** The script of the step of {@code job} in {@code workflow} that contains {@code text}. */
@@ -260,55 +357,27 @@ class WorkflowsTest {
                 .orElseThrow();
     }
 
-    /** What {@code script} prints, run as a step runs it; it must succeed. */
-    private static String passing(String script, Path dir, Map<String, String> env) throws Exception {
-        Ran ran = ran(script, dir, env);
-        assertThat(ran.exit()).as(ran.output()).isZero();
-        return ran.output();
-    }
-
-    /** The drift job's plan step: status 0 and 2 (drift) pass on to the issue step; any other fails the job. */
+    /** The drift job's plan step: status 0 and 2 (drift) pass; any other fails the job (the fleet table says why). */
     @Test
     void theDriftPlanStepPassesOnDriftAndFailsOnErrors() throws Exception {
         String script = step("drift.yml", "drift", "--detailed-exitcode");
         for (int status : new int[] {0, 1, 2, 64}) {
-            Path project = Files.createDirectories(temp.resolve("drift-" + status));
-            Path bin = Files.createDirectories(project.resolve("bin"));
-            Files.writeString(bin.resolve("stacks"), "#!/usr/bin/env bash\nexit " + status + "\n");
-            Files.setPosixFilePermissions(bin.resolve("stacks"), PosixFilePermissions.fromString("rwxr-xr-x"));
-            Path output = project.resolve("github-output");
-            int exit = bash(script, project, Map.of("GITHUB_OUTPUT", output.toString(), "CLUSTER", "c1"));
+            Path bundle = Files.createDirectories(temp.resolve("drift-" + status));
+            Path libexec = Files.createDirectories(bundle.resolve("libexec"));
+            Files.writeString(libexec.resolve("ci-plan"), "#!/usr/bin/env bash\nexit " + status + "\n");
+            Files.setPosixFilePermissions(libexec.resolve("ci-plan"), PosixFilePermissions.fromString("rwxr-xr-x"));
+            int exit = bash(
+                    script,
+                    bundle,
+                    Map.of("BUNDLE", bundle.toString(), "CLUSTER", "c1", "RUNNER_TEMP", temp.toString()));
             assertThat(exit).as("status " + status).isEqualTo(status == 0 || status == 2 ? 0 : 1);
-            assertThat(Files.readString(output)).isEqualTo("status=" + status + "\n");
         }
-    }
-
-    /** The job lists the synthesized clusters into its output, having built and synthesized, with no credentials. */
-    private static void assertListsClustersWithoutCredentials(JsonNode clusters) throws IOException {
-        assertThat(clusters.path("permissions")).isEqualTo(YAML.readTree("contents: read"));
-        assertThat(clusters.toString()).doesNotContain("configure-aws-credentials", "id-token");
-        assertThat(clusters.path("outputs").path("clusters").asText()).isEqualTo("${{ steps.list.outputs.clusters }}");
-        List<String> runs = runs(clusters);
-        assertThat(indexOf(runs, "bin/cdktf synth")).isNotNegative().isLessThan(indexOf(runs, "bin/stacks clusters"));
-        assertThat(stepWithId(clusters, "list").path("run").asText())
-                .isEqualTo("echo \"clusters=$(bin/stacks clusters)\" >> \"$GITHUB_OUTPUT\"");
-    }
-
-    /** A matrix of the listed clusters, bounded, where one cluster's failure cancels no other. */
-    private static void assertOneJobPerCluster(JsonNode job) {
-        JsonNode strategy = job.path("strategy");
-        assertThat(strategy.path("fail-fast").asBoolean(true)).isFalse();
-        assertThat(strategy.path("max-parallel").asInt()).isBetween(1, 20);
-        assertThat(strategy.path("matrix").path("cluster").asText())
-                .isEqualTo("${{ fromJSON(needs.clusters.outputs.clusters) }}");
-        assertThat(job.path("if").asText()).isEqualTo("needs.clusters.outputs.clusters != '[]'");
-        assertThat(job.path("env").path("CLUSTER").asText()).isEqualTo("${{ matrix.cluster }}");
     }
 
     /** The deploy guard, run as the workflow runs it: it refuses the example, a missing variable, no bucket. */
     @Test
     void theDeployGuardRefusesTheExampleAndLocalState() throws Exception {
-        String guard = runs(read("deploy.yml").path("jobs").path("clusters")).get(0);
+        String guard = runs(read("deploy.yml").path("jobs").path("build")).get(0);
         assertThat(runGuard(guard, "", "bucket")).isEqualTo(1);
         assertThat(runGuard(guard, "terraform.tfvars.example", "bucket")).isEqualTo(1);
         assertThat(runGuard(guard, "clusters/", "")).isEqualTo(1);
@@ -343,12 +412,15 @@ class WorkflowsTest {
         return process.exitValue();
     }
 
-    /** Every step before the credentials builds or installs; the credentials come right before {@code user}. */
-    private static void assertCredentialsAfterEveryBuildStep(JsonNode job, String user) {
+    /**
+     * Every step before the credentials downloads, unpacks or installs; the credentials come right before {@code user},
+     * and no step after them installs anything.
+     */
+    private static void assertCredentialsAfterEveryInstallStep(JsonNode job, String user) {
         List<JsonNode> steps = new ArrayList<>();
         job.path("steps").forEach(steps::add);
         int credentials = -1;
-        int lastBuild = -1;
+        int lastInstall = -1;
         int firstUse = -1;
         for (int i = 0; i < steps.size(); i++) {
             String text = steps.get(i).toString();
@@ -358,14 +430,16 @@ class WorkflowsTest {
             if (text.contains("mvn ")
                     || text.contains("setup-")
                     || text.contains("npm ")
+                    || text.contains("download-artifact")
+                    || text.contains("tar -xf")
                     || text.contains("cdktf synth")) {
-                lastBuild = i;
+                lastInstall = i;
             }
             if (firstUse < 0 && text.contains(user)) {
                 firstUse = i;
             }
         }
-        assertThat(credentials).isGreaterThan(lastBuild).isLessThan(firstUse);
+        assertThat(credentials).isGreaterThan(lastInstall).isLessThan(firstUse);
     }
 
     /** Actions pinned to commit SHAs (release in a comment), tools pinned, caches, no terraform wrapper. */
@@ -393,7 +467,7 @@ class WorkflowsTest {
                     assertThat(step.path("with").path("terraform_wrapper").asBoolean(true))
                             .isFalse();
                 }
-                if (uses.startsWith("actions/setup-java@")) {
+                if (uses.startsWith("actions/setup-java@") && job.toString().contains("mvn ")) {
                     assertThat(step.path("with").path("cache").asText()).isEqualTo("maven");
                 }
                 if (uses.startsWith("actions/setup-node@")) {
@@ -403,7 +477,8 @@ class WorkflowsTest {
             if (job.toString().contains("terraform ")
                     || job.toString().contains("bin/stacks plan")
                     || job.toString().contains("bin/stacks apply")
-                    || job.toString().contains("bin/plan-stacks")) {
+                    || job.toString().contains("libexec/ci-plan")
+                    || job.toString().contains("libexec/ci-apply")) {
                 step(job, "hashicorp/setup-terraform");
             }
         });
@@ -457,6 +532,15 @@ class WorkflowsTest {
         return -1;
     }
 
+    private static JsonNode stepNamed(JsonNode job, String name) {
+        for (JsonNode step : job.path("steps")) {
+            if (step.path("name").asText().equals(name)) {
+                return step;
+            }
+        }
+        throw new AssertionError("no step named " + name);
+    }
+
     static JsonNode stepWithId(JsonNode job, String id) {
         for (JsonNode step : job.path("steps")) {
             if (step.path("id").asText().equals(id)) {
@@ -473,6 +557,16 @@ class WorkflowsTest {
             }
         }
         throw new AssertionError("no step uses " + action);
+    }
+
+    private static List<JsonNode> steps(JsonNode job, String action) {
+        List<JsonNode> steps = new ArrayList<>();
+        for (JsonNode step : job.path("steps")) {
+            if (step.path("uses").asText().startsWith(action + "@")) {
+                steps.add(step);
+            }
+        }
+        return steps;
     }
 
     /** The script of the job's actions/github-script step. */
