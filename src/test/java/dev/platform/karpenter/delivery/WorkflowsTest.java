@@ -94,6 +94,22 @@ class WorkflowsTest {
         assertThat(Json.fieldNames(jobs)).containsExactly("test", "plan", "plans");
         JsonNode test = jobs.path("test");
         assertBuildsOnceAndBundles(workflow, "test", "mvn -B verify");
+        // The tests read upstream's files from a mirror and run promtool; under CI=true both are required.
+        List<String> runs = new ArrayList<>();
+        test.path("steps").forEach(step -> runs.add(step.path("run").asText()));
+        int verify = indexOf(runs, "mvn -B verify");
+        assertThat(indexOf(runs, "libexec/fetch-upstream --into \"$RUNNER_TEMP/upstream\""))
+                .isNotNegative()
+                .isLessThan(verify);
+        assertThat(indexOf(runs, "install -y -q --no-install-recommends prometheus"))
+                .isNotNegative()
+                .isLessThan(verify);
+        assertThat(test.path("steps")
+                        .get(verify)
+                        .path("env")
+                        .path("KARPENTER_UPSTREAM_MIRROR")
+                        .asText())
+                .isEqualTo("${{ runner.temp }}/upstream");
         assertThat(stepWithId(test, "bundle").path("run").asText())
                 .as("the base branch's preview, once, for every cluster's report")
                 .isEqualTo("libexec/ci-bundle --previews \"$RUNNER_TEMP/bundle.tar\"");
