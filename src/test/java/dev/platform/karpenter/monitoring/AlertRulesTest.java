@@ -12,6 +12,7 @@ import dev.platform.karpenter.testing.Docs;
 import dev.platform.karpenter.testing.PromQl;
 import dev.platform.karpenter.testing.Promtool;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -148,13 +150,13 @@ class AlertRulesTest {
     void eachHandCheckNamesTheReleasesTagAndCommitAndWhereEachNameIsRegistered() throws IOException {
         for (String minor : CODE_CHECKED_MINORS) {
             String dir = "/dev/platform/karpenter/release/releases/" + minor + "/";
-            java.util.Properties release = new java.util.Properties();
+            Properties release = new Properties();
             try (var in = AlertRulesTest.class.getResourceAsStream(dir + "release.properties")) {
                 release.load(in);
             }
             String facts;
             try (var in = AlertRulesTest.class.getResourceAsStream(dir + ReleaseMetrics.CODE_CHECKED)) {
-                facts = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                facts = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             }
             String header = facts.lines()
                     .takeWhile(line -> line.startsWith("#"))
