@@ -64,10 +64,11 @@ public final class AlertRules {
                         + " other Karpenter alert stays silent."));
         alerts.add(new Alert(
                 "KarpenterPodsPendingForCapacity",
-                "max by (name) (" + m.podState() + "{phase=\"Pending\", node=\"\"}) > 0",
+                // namespace stays: the runbook's kubectl describe pod needs it.
+                "max by (namespace, name) (" + m.podState() + "{phase=\"Pending\", node=\"\"}) > 0",
                 PENDING_FOR,
                 "warning",
-                "Pod {{ $labels.name }} has waited " + PENDING_FOR + " for a node",
+                "Pod {{ $labels.namespace }}/{{ $labels.name }} has waited " + PENDING_FOR + " for a node",
                 "A pod has been Pending without a node for " + PENDING_FOR + ": no pool can launch a node for it"
                         + " (requirements no pool meets, limits reached, capacity errors) or launches fail."));
         alerts.add(new Alert(
@@ -92,12 +93,15 @@ public final class AlertRules {
                         + " soon it launches nothing more, and pods wait."));
         alerts.add(new Alert(
                 "KarpenterCloudProviderErrors",
-                "sum by (method, error) (increase(" + m.cloudProviderErrors() + "[15m])) > " + CLOUD_PROVIDER_ERRORS,
+                // Not found is how every normal termination ends (Delete until the instance is gone): not a fault.
+                "sum by (method, error) (increase(" + m.cloudProviderErrors() + "{error!=\"" + m.notFoundError()
+                        + "\"}[15m])) > " + CLOUD_PROVIDER_ERRORS,
                 "15m",
                 "warning",
                 "Cloud provider calls fail: {{ $labels.method }} {{ $labels.error }}",
                 "More than " + CLOUD_PROVIDER_ERRORS + " errors from EC2 calls of one method in 15 minutes, for 15"
-                        + " minutes: permissions, quotas, capacity, or the API is refusing requests."));
+                        + " minutes (" + m.notFoundError() + ", which normal terminations produce, not counted):"
+                        + " permissions, quotas, capacity, or the API is refusing requests."));
         alerts.add(new Alert(
                 "KarpenterInterruptionMessagesDelayed",
                 "histogram_quantile(0.9, sum by (le) (rate(" + m.interruptionMessageAge() + "_bucket[10m]))) > "
@@ -115,9 +119,11 @@ public final class AlertRules {
                 DRIFTED_FOR,
                 "warning",
                 "Drifted nodes have waited " + DRIFTED_FOR + " for replacement",
-                "Nodes have been drifted (their pool or node class changed, or a new AMI came out) for " + DRIFTED_FOR
-                        + " and are not replaced: disruption budgets, do-not-disrupt pods or PodDisruptionBudgets"
-                        + " block them, or replacements fail to launch."));
+                "Karpenter has counted drifted nodes (their pool or node class changed, or a new AMI came out) as"
+                        + " eligible for replacement for " + DRIFTED_FOR + " and not replaced them: disruption"
+                        + " budgets block them, or their replacements fail to launch. Nodes held by do-not-disrupt"
+                        + " pods or PodDisruptionBudgets are not counted eligible (from 1.0, unless their claim has a"
+                        + " terminationGracePeriod), so this alert does not see them."));
         return alerts;
     }
 

@@ -67,6 +67,8 @@ public final class Dashboards {
                         "max by (" + m.poolLabel() + ", resource_type) (" + m.poolUsage() + ") / max by ("
                                 + m.poolLabel() + ", resource_type) (" + m.poolLimit() + ")",
                         "{{" + m.poolLabel() + "}} {{resource_type}}"))));
+        // Priced at the dearest zone of each offering (max by instance type and capacity type), not joined on the
+        // node's zone: an upper bound that spot prices differing by zone can make too high (docs/guides/alerts.md).
         panels.add(new Panel(
                 "Estimated hourly cost by pool (on-demand and spot list prices)",
                 "currencyUSD",

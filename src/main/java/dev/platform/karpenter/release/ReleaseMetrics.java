@@ -9,30 +9,40 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The Prometheus metrics one Karpenter minor exports, and the names the alerts and dashboards use for what they watch.
  *
  * <p>The facts are the minor's metrics.txt, derived from upstream's metrics reference page of its tag
- * (upstream.MetricsReference). Where a page misses metrics its code registers (v1.8.8's lists 22 of about 100), the
- * minor also ships metrics-code-checked.txt: the names the project uses that were found registered in that tag's code,
- * each with its source file (docs/guides/alerts.md, "Metric names per release"). A name in neither is not used.
+ * (upstream.MetricsReference), and, where that page is wrong, the minor's metrics-code-checked.txt: the names the
+ * project uses that were found registered in that tag's code, each with its source file, and ("!NAME") names the page
+ * lists that the code does not register (docs/guides/alerts.md, "Metric names per release"). The page missed metrics at
+ * v1.8.8 (it lists 22 of about 100) and listed renamed or stale ones at v0.36.9 and v1.0.14. A name exported is one in
+ * either file and not refuted by the code check; a name not exported is not used.
  */
 public final class ReleaseMetrics {
     private static final String ROOT = "/dev/platform/karpenter/release/releases/";
     public static final String FACTS = "metrics.txt";
     public static final String CODE_CHECKED = "metrics-code-checked.txt";
+    /** Marks a line of {@value #CODE_CHECKED} naming a metric the page lists and the code does not register. */
+    public static final String NOT_REGISTERED = "!";
 
     private static final Map<String, ReleaseMetrics> BY_MINOR = new ConcurrentHashMap<>();
 
     private final KarpenterRelease release;
     private final Set<String> documented;
     private final Set<String> codeChecked;
+    private final Set<String> notRegistered;
 
-    private ReleaseMetrics(KarpenterRelease release, Set<String> documented, Set<String> codeChecked) {
+    private ReleaseMetrics(KarpenterRelease release, Set<String> documented, String codeCheckedFacts) {
         this.release = release;
         this.documented = documented;
-        this.codeChecked = codeChecked;
+        this.codeChecked = names(codeCheckedFacts.lines().filter(line -> !line.startsWith(NOT_REGISTERED)));
+        this.notRegistered = names(codeCheckedFacts
+                .lines()
+                .filter(line -> line.startsWith(NOT_REGISTERED))
+                .map(line -> line.substring(NOT_REGISTERED.length())));
     }
 
     /** The metrics of {@code release}'s minor. */
@@ -44,8 +54,9 @@ public final class ReleaseMetrics {
                         release,
                         names(read(dir, FACTS)
                                 .orElseThrow(() -> new IllegalStateException(
-                                        "no " + FACTS + " ships for Karpenter " + release.minorSeries()))),
-                        names(read(dir, CODE_CHECKED).orElse(""))));
+                                        "no " + FACTS + " ships for Karpenter " + release.minorSeries()))
+                                .lines()),
+                        read(dir, CODE_CHECKED).orElse("")));
     }
 
     /** "1.8": the minor's folder under releases/. */
@@ -58,14 +69,22 @@ public final class ReleaseMetrics {
         return documented.contains(name);
     }
 
-    /** Whether the minor exports {@code name}: its page lists it, or its code was checked to register it. */
+    /**
+     * Whether the minor exports {@code name}: its page lists it or its code was checked to register it, and the code
+     * check did not find it unregistered.
+     */
     public boolean exports(String name) {
-        return documented.contains(name) || codeChecked.contains(name);
+        return (documented.contains(name) || codeChecked.contains(name)) && !notRegistered.contains(name);
     }
 
-    /** The names found in the minor's code but missing from its page. */
+    /** The names found registered in the minor's code by the hand check (empty where none was made). */
     public Set<String> codeChecked() {
         return codeChecked;
+    }
+
+    /** The names the minor's page lists that its code, checked by hand, does not register. */
+    public Set<String> notRegistered() {
+        return notRegistered;
     }
 
     /** The names the minor's page lists. */
@@ -134,14 +153,24 @@ public final class ReleaseMetrics {
     }
 
     /**
-     * The label matcher for drift on {@link #disruptionEligible()}: {@code deprovisioner="drift"} to 0.31,
-     * {@code method="drift"} from 0.32 to 0.37, {@code reason="drifted"} from 1.0 (the lower-cased reason).
+     * The label matcher for drift on {@link #disruptionEligible()}: {@code deprovisioner="drift"} to 0.31 (on
+     * karpenter_deprovisioning_eligible_machines), {@code method="drift"} from 0.32 to 0.37 (on
+     * karpenter_disruption_eligible_nodes; metrics.DriftReason), {@code reason="drifted"} from 1.0 (on
+     * karpenter_voluntary_disruption_eligible_nodes; the lower-cased DisruptionReasonDrifted).
      */
     public String driftSelector() {
         if (disruptionEligible().equals("karpenter_deprovisioning_eligible_machines")) {
             return "deprovisioner=\"drift\"";
         }
         return release.isV1() ? "reason=\"drifted\"" : "method=\"drift\"";
+    }
+
+    /**
+     * The {@code error} label value of {@link #cloudProviderErrors()} for a Delete or Get of an instance that is gone,
+     * which every normal termination ends with: MachineNotFoundError at 0.30, NodeClaimNotFoundError from 0.31.
+     */
+    public String notFoundError() {
+        return release.major() == 0 && release.minor() == 30 ? "MachineNotFoundError" : "NodeClaimNotFoundError";
     }
 
     /** Gauge of each node's allocatable resources, by nodepool (provisioner), instance type and capacity type. */
@@ -161,7 +190,7 @@ public final class ReleaseMetrics {
                 "karpenter_cloudprovider_instance_type_price_estimate");
     }
 
-    /** Counter of voluntary disruption decisions (disruption actions before 1.1), when the release has one. */
+    /** Counter of voluntary disruption decisions (disruption actions before 1.0), when the release has one. */
     public Optional<String> disruptionDecisions() {
         return first(
                 "karpenter_voluntary_disruption_decisions_total",
@@ -193,9 +222,8 @@ public final class ReleaseMetrics {
         }
     }
 
-    private static Set<String> names(String facts) {
-        return facts.lines()
-                .filter(line -> !line.isBlank() && !line.startsWith("#"))
+    private static Set<String> names(Stream<String> facts) {
+        return facts.filter(line -> !line.isBlank() && !line.startsWith("#"))
                 .map(line -> line.split(" ", 2)[0])
                 .collect(Collectors.toUnmodifiableSet());
     }

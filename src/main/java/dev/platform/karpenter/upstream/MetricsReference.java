@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  *
  * <p>Upstream generates the page from the metrics the code registers, and at some tags the generator missed most of
  * them (v1.8.8 lists 22, all of controller-runtime, workqueue, the AWS SDK and leader election): a missing metric is
- * not proof of a missing metric. docs/guides/alerts.md says which releases that concerns.
+ * not proof of a missing metric, and at others it listed names the code no longer registered (v1.0.14 the 0.37 names):
+ * a listed metric is not proof of a metric either. docs/guides/alerts.md says which releases that concerns.
  */
 public final class MetricsReference {
     /** The page at a tag, in upstream's repository. */

@@ -75,6 +75,22 @@ class DashboardsTest {
         }
     }
 
+    /** Where the release's page was wrong, the panels read what its code registers (metrics-code-checked.txt). */
+    @Test
+    void panelsReadTheNamesTheCodeRegistersWhereThePageWasWrong() {
+        assertThat(Dashboards.capacity(KarpenterRelease.of("0.36.9")).expressions())
+                .anySatisfy(expr ->
+                        assertThat(expr).contains("karpenter_cloudprovider_instance_type_offering_price_estimate"))
+                .noneSatisfy(expr -> assertThat(expr).contains("karpenter_cloudprovider_instance_type_price_estimate"));
+        assertThat(Dashboards.disruption(KarpenterRelease.of("1.0.14")).expressions())
+                .contains(
+                        "sum(rate(karpenter_voluntary_disruption_decisions_total[5m])) * 60",
+                        "max(karpenter_voluntary_disruption_eligible_nodes{reason=\"drifted\"}) or vector(0)",
+                        "sum(rate(karpenter_interruption_received_messages_total[5m])) * 60");
+        assertThat(Dashboards.capacity(KarpenterRelease.of("1.0.14")).expressions())
+                .anySatisfy(expr -> assertThat(expr).contains("karpenter_nodepools_usage"));
+    }
+
     @Test
     void capacityIsByPoolInEachGenerationsLabel() {
         assertThat(Dashboards.capacity(KarpenterRelease.of("v0.30.0")).expressions())
