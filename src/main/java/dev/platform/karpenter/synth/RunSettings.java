@@ -2,10 +2,13 @@ package dev.platform.karpenter.synth;
 
 import dev.platform.karpenter.config.ConfigException;
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * What a synthesis takes from its environment, checked before anything starts: where the output goes, and that the
@@ -22,6 +25,11 @@ record RunSettings(OutputDirectory output, String stateDirFromStack, boolean und
     static final String CDKTF_OUTDIR_VARIABLE = "CDKTF_OUTDIR";
     /** Set by the cdktf CLI for the app command it runs (and by nothing else). */
     static final String CDKTF_CLI_MARKER = "CDKTF_CONTINUE_SYNTH_ON_ERROR_ANNOTATIONS";
+    /** The jsii-runtime version the build pinned, written by Maven into this resource. */
+    private static final String PINNED_RESOURCE = "/dev/platform/karpenter/synth/pinned.properties";
+
+    private static final String JSII_RUNTIME_RESOURCE =
+            "/META-INF/maven/software.amazon.jsii/jsii-runtime/pom.properties";
 
     static RunSettings from(Path projectDir, Map<String, String> env) {
         if (env.containsKey(CDKTF_OUTDIR_VARIABLE)) {
@@ -42,6 +50,7 @@ record RunSettings(OutputDirectory output, String stateDirFromStack, boolean und
                     + "); use a UTF-8 locale (e.g. LC_ALL=C.UTF-8) or an ASCII path");
         }
         requireNode(env.getOrDefault("PATH", System.getenv("PATH")));
+        requirePinnedJsiiRuntime();
         // Terraform runs in <outdir>/stacks/<stack>; local state paths are relative to that, so the project moves.
         String stateDir = outdir.resolve("stacks")
                 .resolve("any-stack")
@@ -61,5 +70,32 @@ record RunSettings(OutputDirectory output, String stateDirFromStack, boolean und
         }
         throw new BadEnvironment("Node.js not found: no node on PATH; the cdktf kernel runs on Node.js 20 or later,"
                 + " install it or add it to PATH");
+    }
+
+    /**
+     * libexec/jsii-kernel.js relies on internals of the pinned jsii runtime (see there); another version on the class
+     * path, e.g. from a dependency change, may break it in ways no error names. It stays while it saves a quarter of a
+     * 50-cluster synth (docs/contributing/performance.md).
+     */
+    static void requirePinnedJsiiRuntime() {
+        String pinned = version(PINNED_RESOURCE, "jsii.version");
+        String found = version(JSII_RUNTIME_RESOURCE, "version");
+        if (pinned == null || !pinned.equals(found)) {
+            throw new BadEnvironment("the jsii runtime on the class path is " + (found == null ? "unknown" : found)
+                    + ", the build pinned " + pinned + "; rebuild with mvn package");
+        }
+    }
+
+    private static String version(String resource, String key) {
+        try (InputStream in = RunSettings.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                return null;
+            }
+            Properties properties = new Properties();
+            properties.load(in);
+            return properties.getProperty(key);
+        } catch (IOException e) {
+            return null;
+        }
     }
 }

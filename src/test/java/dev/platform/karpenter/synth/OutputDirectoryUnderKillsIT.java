@@ -108,7 +108,9 @@ class OutputDirectoryUnderKillsIT {
                         "KARPENTER_OUTDIR",
                         "out",
                         Synthesis.PROCESSES_VARIABLE,
-                        processes));
+                        processes,
+                        "JSII_RUNTIME",
+                        Path.of("libexec/jsii-kernel").toAbsolutePath().toString()));
         return builder.start();
     }
 
