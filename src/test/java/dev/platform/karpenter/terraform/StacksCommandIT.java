@@ -2,21 +2,14 @@ package dev.platform.karpenter.terraform;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.platform.karpenter.testing.IntegrationEnvironment;
 import dev.platform.karpenter.testing.IntegrationTest;
 import dev.platform.karpenter.testing.MotoServer;
 import dev.platform.karpenter.testing.SharedMoto;
 import dev.platform.karpenter.testing.Synthesized;
-import dev.platform.karpenter.testing.TerraformRunner;
 import dev.platform.karpenter.testing.TestConfigs;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -27,8 +20,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @IntegrationTest
 class StacksCommandIT {
-    private static final Path STACKS = Path.of("bin/stacks").toAbsolutePath();
-    private static final Duration TIMEOUT = Duration.ofMinutes(15);
     private static final List<String> CLUSTERS = List.of("east", "west");
 
     @RegisterExtension
@@ -45,7 +36,7 @@ class StacksCommandIT {
         CLUSTERS.forEach(cluster -> moto.createEksCluster(cluster, "1.32"));
         List<String> rolesBefore = moto.listRoleNames();
 
-        Run apply = stacks("apply", "--concern", "iam,interruption", "--parallel", "2");
+        StacksProcess.Run apply = stacks("apply", "--concern", "iam,interruption", "--parallel", "2");
         assertThat(apply.status()).as(apply.output()).isZero();
         assertThat(apply.output())
                 .contains("east  ok      applied 2: east-iam, east-interruption")
@@ -60,7 +51,8 @@ class StacksCommandIT {
                 .as("both clusters asked for the account's spot role at once; one made it, the other found it")
                 .containsOnlyOnce("AWSServiceRoleForspot");
 
-        Run replan = stacks("plan", "--concern", "iam,interruption", "--detailed-exitcode", "--report", "plans");
+        StacksProcess.Run replan =
+                stacks("plan", "--concern", "iam,interruption", "--detailed-exitcode", "--report", "plans");
         assertThat(replan.status())
                 .as("re-plans are empty:\n" + replan.output())
                 .isZero();
@@ -70,7 +62,7 @@ class StacksCommandIT {
                     .contains("| `" + cluster + "-interruption` | ✅ no changes |");
         }
 
-        Run destroy = stacks("destroy", "--concern", "iam,interruption");
+        StacksProcess.Run destroy = stacks("destroy", "--concern", "iam,interruption");
         assertThat(destroy.status()).as(destroy.output()).isZero();
         assertThat(destroy.output())
                 .contains("east  ok      destroyed 2: east-interruption, east-iam")
@@ -89,31 +81,7 @@ class StacksCommandIT {
                 apply.seconds(), replan.seconds(), destroy.seconds());
     }
 
-    private record Run(int status, String output, double seconds) {}
-
-    private static Run stacks(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(STACKS.toString()));
-        command.addAll(List.of(args));
-        command.addAll(List.of("--outdir", APP.dir().toString()));
-        Path log = Files.createDirectories(IntegrationEnvironment.buildDir().resolve("stacks-logs"))
-                .resolve("stacks-" + args[0] + ".log");
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .directory(APP.dir().toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        Map<String, String> env = builder.environment();
-        TerraformRunner.pointAtMoto(env, MOTO.server());
-        // The command's own provider set-up: the mirror it is given, nothing else.
-        env.remove("TF_CLI_CONFIG_FILE");
-        env.put("TF_PLUGIN_MIRROR", IntegrationEnvironment.pluginMirror().toString());
-        long start = System.nanoTime();
-        Process process = builder.start();
-        if (!process.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-            throw new AssertionError("bin/stacks " + String.join(" ", args) + " timed out; see " + log);
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        return new Run(process.exitValue(), Files.readString(log), seconds);
+    private static StacksProcess.Run stacks(String... args) throws IOException, InterruptedException {
+        return StacksProcess.run(APP.dir(), MOTO.server(), args);
     }
 }
