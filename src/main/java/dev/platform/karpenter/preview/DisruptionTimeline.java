@@ -181,11 +181,14 @@ public record DisruptionTimeline(
         TreeSet<String> percentages = new TreeSet<>();
         for (int i = 0; i < budgets.budgets().size(); i++) {
             DisruptionBudgets.Budget budget = budgets.budgets().get(i);
-            if (!budget.covers(reason)) {
-                continue;
-            }
+            // Karpenter evaluates every budget before it looks at reasons, and one it cannot parse makes the whole
+            // pool's answer an error, which it reads as no disruption for any reason (v1 nodepool.go,
+            // GetAllowedDisruptionsByReason and MustGetAllowedDisruptions).
             if (failsClosed.get(i)) {
                 least = 0;
+                continue;
+            }
+            if (!budget.covers(reason)) {
                 continue;
             }
             if (active.get(i) != null && !activeAt(active.get(i), at)) {

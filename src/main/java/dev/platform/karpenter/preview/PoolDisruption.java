@@ -71,7 +71,7 @@ public record PoolDisruption(
         String name = "pool \"" + pool.name() + "\"";
         timeline.invalid()
                 .forEach(invalid -> warnings.add(name + ": " + setting + "." + invalid.replaceFirst("^spec\\.", "")
-                        + ": Karpenter cannot parse it and allows no disruption for the reasons it covers"));
+                        + ": Karpenter cannot parse it and allows no disruption of this pool for any reason"));
         if (driftOn) {
             Optional<String> following = followsNewAmis(pool.nodeClass(), release);
             if (following.isPresent() && timeline.sometimesAllows("Drifted")) {

@@ -166,19 +166,26 @@ public record PoolDrift(List<Map<String, Object>> causes, boolean everyNode, Opt
         if (!reservationFields.isEmpty()) {
             causes.add(cause("capacity_reservations", reservationFields));
         }
-        Map<String, Object> requirements = requirements(head, basePool, catalogue);
+        RequirementsDrift requirements = requirements(head, basePool, catalogue);
         if (requirements != null) {
-            causes.add(requirements);
+            causes.add(requirements.cause());
         }
         boolean everyNode = !staticFields.isEmpty()
                 || !amiFields.isEmpty()
                 || networkFields.stream()
-                        .anyMatch(field -> SECURITY_GROUP_FIELDS.stream().anyMatch(field::endsWith));
+                        .anyMatch(field -> SECURITY_GROUP_FIELDS.stream().anyMatch(field::endsWith))
+                || requirements != null && requirements.everyNode();
         return new PoolDrift(List.copyOf(causes), everyNode, Optional.empty());
     }
 
+    /**
+     * A requirements cause, and whether it drifts every node: a new requirement on a custom label the base's nodes do
+     * not carry fails Karpenter's Compatible for all of them.
+     */
+    private record RequirementsDrift(Map<String, Object> cause, boolean everyNode) {}
+
     /** Types the base allowed and this branch does not, and requirement changes on labels no type carries. */
-    private static Map<String, Object> requirements(PoolPreview head, JsonNode basePool, InstanceCatalogue catalogue) {
+    private static RequirementsDrift requirements(PoolPreview head, JsonNode basePool, InstanceCatalogue catalogue) {
         Set<String> now = new LinkedHashSet<>(head.selection().names());
         List<String> removed = new ArrayList<>();
         basePool.path("instance_types").forEach(type -> {
@@ -202,9 +209,18 @@ public record PoolDrift(List<Map<String, Object>> causes, boolean everyNode, Opt
         after.forEach(requirement -> keys.add(requirement.key()));
         boolean provisioner = head.pool().rendered().object().kind().equals("Provisioner");
         String at = provisioner ? "spec.requirements" : "spec.template.spec.requirements";
+        boolean everyNode = false;
         for (String key : keys) {
-            if (narrowed(key, before, after) || addsCustomLabel(key, before, after) && !baseLabels.contains(key)) {
+            // Nodes carry a well-known label, a template label, or a custom label a base requirement gave them; a
+            // label they do not carry is undefined, which Compatible allows only to NotIn and DoesNotExist.
+            boolean carriedByNodes = WELL_KNOWN_PREFIXES.stream().anyMatch(key::startsWith)
+                    || baseLabels.contains(key)
+                    || before.stream()
+                            .anyMatch(r -> r.key().equals(key)
+                                    && List.of("In", "Exists").contains(r.operator()));
+            if (carriedByNodes ? narrowed(key, before, after) : addsCustomLabel(key, before, after)) {
                 fields.add(at + " " + key);
+                everyNode |= !carriedByNodes;
             }
         }
         if (!removed.isEmpty()) {
@@ -215,7 +231,7 @@ public record PoolDrift(List<Map<String, Object>> causes, boolean everyNode, Opt
         }
         Map<String, Object> cause = cause("requirements", fields);
         cause.put("instance_types", removed);
-        return cause;
+        return new RequirementsDrift(cause, everyNode);
     }
 
     /**
@@ -331,9 +347,10 @@ public record PoolDrift(List<Map<String, Object>> causes, boolean everyNode, Opt
     }
 
     /**
-     * A value as hashstructure compares it with SlicesAsSets, IgnoreZeroValue and ZeroNil: nulls, empty maps and
-     * lists, "", 0 and false vanish from maps; lists become sorted lists of their normal forms; numbers compare by
-     * value. Scalars keep their type ("0" is not 0).
+     * A value as hashstructure compares it with SlicesAsSets, IgnoreZeroValue and ZeroNil: nulls vanish from maps;
+     * lists become sorted lists of their normal forms; numbers compare by value. Scalars keep their type ("0" is not
+     * 0). A false, 0, "", empty list or empty map written in the object stays: upstream's optional fields are
+     * pointers, and IgnoreZeroValue skips only a nil one, not a pointer to false or 0.
      */
     static Object normal(Object value) {
         if (value instanceof Map<?, ?> map) {
@@ -367,12 +384,7 @@ public record PoolDrift(List<Map<String, Object>> causes, boolean everyNode, Opt
     }
 
     private static boolean isZero(Object normal) {
-        return normal instanceof Map<?, ?> map && map.isEmpty()
-                || normal instanceof List<?> list && list.isEmpty()
-                || "".equals(normal)
-                || "string:".equals(normal)
-                || "number:0".equals(normal)
-                || "bool:false".equals(normal);
+        return "".equals(normal);
     }
 
     @SuppressWarnings("unchecked")

@@ -125,11 +125,14 @@ class DisruptionTimelineTest {
                 .containsExactly("2027-01-04T00:00:00Z..2027-01-11T00:00:00Z 0/-/-");
     }
 
-    /** A schedule Karpenter cannot parse fails closed: no disruption for the reasons it covers. */
+    /**
+     * A schedule Karpenter cannot parse fails closed for the whole pool: no disruption for any reason, whatever
+     * reasons that budget names (Karpenter evaluates every budget before it filters by reason).
+     */
     @Test
     void anUnparsableScheduleFailsClosed() {
         DisruptionTimeline timeline = v1(MONDAY, 10, scheduled("5", "0 0 * * 7", "1h", "Empty"));
-        assertThat(lines(timeline)).containsExactly("2027-01-04T00:00:00Z..2027-01-11T00:00:00Z -/-/0");
+        assertThat(lines(timeline)).containsExactly("2027-01-04T00:00:00Z..2027-01-11T00:00:00Z 0/0/0");
         assertThat(timeline.invalid()).singleElement().asString().contains("0 0 * * 7");
     }
 

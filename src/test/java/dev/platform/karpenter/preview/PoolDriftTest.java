@@ -178,6 +178,43 @@ class PoolDriftTest {
                 .containsExactly("spec.template.spec.requirements karpenter.sh/capacity-type");
     }
 
+    /** A false written inside the kubelet is a set pointer: hashed, every node drifts (an independent review's case). */
+    @ParameterizedTest
+    @ValueSource(strings = {"newest", V037})
+    void aFalseWrittenInsideABlockIsStaticDrift(String release) throws IOException {
+        String version = release.equals("newest") ? newest() : release;
+        String at = version.equals(V037)
+                ? "node_pool_spec = { template = { spec = { kubelet = "
+                : "node_class_spec = { kubelet = ";
+        String close = version.equals(V037) ? " } } }" : " }";
+        JsonNode drift = drift(
+                version,
+                List.of(at + "{ maxPods = 110 }" + close),
+                List.of(at + "{ maxPods = 110, cpuCFSQuota = false }" + close));
+        assertThat(kinds(drift)).containsExactly("static");
+        assertThat(drift.path("every_node").asBoolean()).isTrue();
+    }
+
+    /**
+     * A new requirement on a custom label the nodes do not carry fails Karpenter's Compatible for every node; a NotIn
+     * on it admits them all (the label is undefined on them).
+     */
+    @Test
+    void aCustomLabelRequirementDriftsEveryNodeUnlessItIsNotIn() throws IOException {
+        JsonNode in = drift(
+                newest(),
+                List.of(),
+                List.of("node_requirements = [{ key = \"example.com/team\", operator = \"In\", values = [\"a\"] }]"));
+        assertThat(kinds(in)).containsExactly("requirements");
+        assertThat(in.path("every_node").asBoolean()).isTrue();
+        JsonNode notIn = drift(
+                newest(),
+                List.of(),
+                List.of(
+                        "node_requirements = [{ key = \"example.com/team\", operator = \"NotIn\", values = [\"a\"] }]"));
+        assertThat(kinds(notIn)).containsExactly("none");
+    }
+
     /** Limits, weight, budgets and consolidation are outside the hash: nothing drifts. */
     @ParameterizedTest
     @ValueSource(strings = {"newest", V037})
@@ -193,13 +230,19 @@ class PoolDriftTest {
         assertThat(drift.path("every_node").asBoolean()).isFalse();
     }
 
-    /** Hashing as upstream configures hashstructure: lists as sets, absent equals empty, zero values ignored. */
+    /**
+     * Hashing as upstream configures hashstructure: lists as sets, a missing value skipped, but a false or 0 written
+     * kept (upstream's optional fields are pointers, and only a nil one is a zero value).
+     */
     @Test
     void comparesAsTheHashDoes() {
         assertThat(PoolDrift.normal(Map.of("taints", List.of("b", "a"))))
                 .isEqualTo(PoolDrift.normal(Map.of("taints", List.of("a", "b"))));
-        assertThat(PoolDrift.normal(Map.of("labels", Map.of(), "weight", 0, "on", false, "name", "")))
-                .isEqualTo(PoolDrift.normal(Map.of()));
+        java.util.Map<String, Object> withNull = new java.util.HashMap<>();
+        withNull.put("name", null);
+        assertThat(PoolDrift.normal(withNull)).isEqualTo(PoolDrift.normal(Map.of()));
+        assertThat(PoolDrift.normal(Map.of("on", false))).isNotEqualTo(PoolDrift.normal(Map.of()));
+        assertThat(PoolDrift.normal(Map.of("weight", 0))).isNotEqualTo(PoolDrift.normal(Map.of()));
         assertThat(PoolDrift.normal(Map.of("value", "0"))).isNotEqualTo(PoolDrift.normal(Map.of("value", 0)));
         assertThat(PoolDrift.normal(Map.of("size", 20))).isEqualTo(PoolDrift.normal(Map.of("size", 20L)));
     }
