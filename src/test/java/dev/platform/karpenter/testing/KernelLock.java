@@ -27,28 +27,25 @@ public final class KernelLock implements BeforeAllCallback, AfterAllCallback {
     /** No class holds the kernel for minutes: the longest synthesizes and renders for a few seconds. */
     static final Duration PATIENCE = Duration.ofMinutes(5);
 
-    private static final ReentrantLock LOCK = new ReentrantLock();
+    /** The suite's one kernel. */
+    private static final Turns KERNEL = new Turns();
+
     private static final ExtensionContext.Namespace HELD = ExtensionContext.Namespace.create(KernelLock.class);
 
     /** {@code work}, with the kernel to this thread alone. */
     public static <T> T whileHeld(Supplier<T> work) {
-        acquire();
-        try {
-            return work.get();
-        } finally {
-            LOCK.unlock();
-        }
+        return KERNEL.whileHeld(work);
     }
 
     /** Whether this thread holds the kernel. */
     static boolean isHeldHere() {
-        return LOCK.isHeldByCurrentThread();
+        return KERNEL.isHeldHere();
     }
 
     @Override
     public void beforeAll(ExtensionContext context) {
         if (!AnnotationSupport.isAnnotated(context.getRequiredTestClass(), KernelOnlyThroughSynthesized.class)) {
-            acquire();
+            KERNEL.acquire();
             context.getStore(HELD).put(KernelLock.class, true);
         }
     }
@@ -56,39 +53,64 @@ public final class KernelLock implements BeforeAllCallback, AfterAllCallback {
     @Override
     public void afterAll(ExtensionContext context) {
         if (context.getStore(HELD).remove(KernelLock.class) != null) {
-            LOCK.unlock();
+            KERNEL.release();
         }
     }
 
-    private static void acquire() {
-        if (LOCK.tryLock()) {
-            return;
+    /**
+     * Turns at one resource: the mechanism, apart from the suite's kernel, so that its own test does not wait for
+     * whatever class of the suite holds the kernel at the time.
+     */
+    static final class Turns {
+        private final ReentrantLock lock = new ReentrantLock();
+
+        <T> T whileHeld(Supplier<T> work) {
+            acquire();
+            try {
+                return work.get();
+            } finally {
+                release();
+            }
         }
-        try {
-            ForkJoinPool.managedBlock(new ForkJoinPool.ManagedBlocker() {
-                private boolean held;
 
-                @Override
-                public boolean block() throws InterruptedException {
-                    held = LOCK.tryLock(PATIENCE.toSeconds(), TimeUnit.SECONDS);
-                    if (!held) {
-                        throw new IllegalStateException("waited " + PATIENCE.toMinutes() + " minutes for the jsii"
-                                + " kernel: a class holding it waits for this thread (see testing.KernelLock)");
-                    }
-                    return true;
-                }
+        boolean isHeldHere() {
+            return lock.isHeldByCurrentThread();
+        }
 
-                @Override
-                public boolean isReleasable() {
-                    if (!held) {
-                        held = LOCK.tryLock();
+        void release() {
+            lock.unlock();
+        }
+
+        void acquire() {
+            if (lock.tryLock()) {
+                return;
+            }
+            try {
+                ForkJoinPool.managedBlock(new ForkJoinPool.ManagedBlocker() {
+                    private boolean held;
+
+                    @Override
+                    public boolean block() throws InterruptedException {
+                        held = lock.tryLock(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+                        if (!held) {
+                            throw new IllegalStateException("waited " + PATIENCE.toMinutes() + " minutes for the jsii"
+                                    + " kernel: a class holding it waits for this thread (see testing.KernelLock)");
+                        }
+                        return true;
                     }
-                    return held;
-                }
-            });
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted waiting for the jsii kernel", e);
+
+                    @Override
+                    public boolean isReleasable() {
+                        if (!held) {
+                            held = lock.tryLock();
+                        }
+                        return held;
+                    }
+                });
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted waiting for the jsii kernel", e);
+            }
         }
     }
 }

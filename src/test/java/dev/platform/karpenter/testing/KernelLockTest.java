@@ -8,14 +8,19 @@ import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The kernel's turns: one holder at a time, a waiter gives its pool a spare thread, nothing stays held. */
+/**
+ * The kernel's turns: one holder at a time, a waiter gives its pool a spare thread, nothing stays held. On turns of
+ * their own, not the suite's kernel, which another class may hold for as long as it runs.
+ */
 @KernelOnlyThroughSynthesized
 class KernelLockTest {
+    private final KernelLock.Turns turns = new KernelLock.Turns();
+
     @Test
     void aWaiterRunsAfterTheHolderAndItsPoolRunsOtherWorkMeanwhile() throws Exception {
         CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Thread holder = new Thread(() -> KernelLock.whileHeld(() -> {
+        Thread holder = new Thread(() -> turns.whileHeld(() -> {
             holding.countDown();
             await(release);
             return null;
@@ -27,8 +32,8 @@ class KernelLockTest {
             CountDownLatch waiting = new CountDownLatch(1);
             ForkJoinTask<Boolean> waiter = pool.submit(() -> {
                 waiting.countDown();
-                String ran = KernelLock.whileHeld(() -> "ran");
-                return ran.equals("ran") && !KernelLock.isHeldHere();
+                String ran = turns.whileHeld(() -> "ran");
+                return ran.equals("ran") && !turns.isHeldHere();
             });
             assertThat(waiting.await(1, TimeUnit.MINUTES)).isTrue();
             // The pool's one worker waits for the kernel; told so, the pool starts a spare, which runs this.
@@ -48,9 +53,8 @@ class KernelLockTest {
 
     @Test
     void theHolderMayTakeItAgainAndNestedTurnsReleaseIt() {
-        assertThat(KernelLock.whileHeld(() -> KernelLock.whileHeld(KernelLock::isHeldHere)))
-                .isTrue();
-        assertThat(KernelLock.isHeldHere()).isFalse();
+        assertThat(turns.whileHeld(() -> turns.whileHeld(turns::isHeldHere))).isTrue();
+        assertThat(turns.isHeldHere()).isFalse();
     }
 
     private static void await(CountDownLatch latch) {
