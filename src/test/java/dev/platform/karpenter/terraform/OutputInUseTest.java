@@ -52,9 +52,9 @@ class OutputInUseTest {
         CompletableFuture<OutputDirectory.Lock> synth = CompletableFuture.supplyAsync(() ->
                 OutputDirectory.at(dir.resolve("cdktf.out")).lock(new PrintStream(log, true, StandardCharsets.UTF_8)));
 
-        Thread.sleep(500);
+        // It says it waits (however long the machine takes to get there), and it still waits.
+        awaitLogged(log, ", or a bin/stacks run using it, to finish");
         assertThat(synth).isNotDone();
-        assertThat(log.toString(StandardCharsets.UTF_8)).contains(", or a bin/stacks run using it, to finish");
 
         run.getOutputStream().close(); // the run ends
         synth.get(10, TimeUnit.SECONDS).close();
@@ -68,9 +68,8 @@ class OutputInUseTest {
         CompletableFuture<OutputInUse> run = CompletableFuture.supplyAsync(
                 () -> OutputInUse.hold(dir.resolve("cdktf.out"), new PrintStream(log, true, StandardCharsets.UTF_8)));
 
-        Thread.sleep(500);
+        awaitLogged(log, "stacks: waiting for the synthesis into");
         assertThat(run).isNotDone();
-        assertThat(log.toString(StandardCharsets.UTF_8)).contains("stacks: waiting for the synthesis into");
 
         synth.getOutputStream().close();
         try (OutputInUse held = run.get(10, TimeUnit.SECONDS)) {
@@ -79,5 +78,14 @@ class OutputInUseTest {
             otherRun.waitFor();
         }
         synth.waitFor();
+    }
+
+    /** Waits until {@code log} holds {@code message}: no fixed delay, so a busy machine only makes it slower. */
+    private static void awaitLogged(ByteArrayOutputStream log, String message) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (!log.toString(StandardCharsets.UTF_8).contains(message) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(log.toString(StandardCharsets.UTF_8)).contains(message);
     }
 }

@@ -53,11 +53,7 @@ class TerraformCliTest {
                 throw new IllegalStateException(e);
             }
         });
-        for (int i = 0;
-                i < 100 && !(Files.exists(mark) && Files.readString(mark).contains("started"));
-                i++) {
-            Thread.sleep(50);
-        }
+        awaitMark(mark, "started");
         return result;
     }
 
@@ -92,9 +88,7 @@ class TerraformCliTest {
                 .inheritIO()
                 .start()
                 .waitFor();
-        for (int i = 0; i < 100 && !Files.readString(mark).contains("signal 1"); i++) {
-            Thread.sleep(20);
-        }
+        awaitMark(mark, "signal 1");
 
         terraform.stop();
 
@@ -102,5 +96,17 @@ class TerraformCliTest {
         assertThat(result.get().exitCode()).isEqualTo(130);
         // and nothing starts once the run is stopping
         assertThat(terraform.run(dir, List.of("apply")).output()).isEqualTo("not started: the run is stopping");
+    }
+
+    /**
+     * Waits until the stand-in has written {@code line} to {@code mark}: no fixed delay, so a busy machine only makes it
+     * slower (the ceiling is for a stand-in that never starts).
+     */
+    private static void awaitMark(Path mark, String line) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
+        while (!(Files.exists(mark) && Files.readString(mark).contains(line)) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(mark).content().contains(line);
     }
 }
