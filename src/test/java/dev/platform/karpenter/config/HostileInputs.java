@@ -360,7 +360,7 @@ public final class HostileInputs {
         }
         Future<?> reading = executor.submit(() -> ConfigLoader.load(files, Map.of()));
         try {
-            reading.get(10, TimeUnit.SECONDS);
+            reading.get(5, TimeUnit.MINUTES);
             return new Result(input, input.expect() == Expect.ACCEPT ? Outcome.CLEAN : Outcome.ACCEPTED, "");
         } catch (TimeoutException e) {
             reading.cancel(true);

@@ -77,7 +77,7 @@ class CiApplyTest {
         builder.environment().put("GITHUB_STEP_SUMMARY", summary.toString());
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
         return new Ran(process.exitValue(), output);
     }
 }

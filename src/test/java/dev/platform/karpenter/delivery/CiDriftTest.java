@@ -188,7 +188,7 @@ class CiDriftTest {
         Files.deleteIfExists(summary);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
         return new Run(process.exitValue(), output);
     }
 

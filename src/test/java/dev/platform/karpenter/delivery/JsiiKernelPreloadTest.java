@@ -69,7 +69,7 @@ class JsiiKernelPreloadTest {
     private static Result runNode(String script) throws IOException, InterruptedException {
         Process node = new ProcessBuilder("node", "--require", "./libexec/jsii-kernel.js", "-e", script).start();
         node.getOutputStream().close();
-        assertThat(node.waitFor(30, TimeUnit.SECONDS)).as("node finished").isTrue();
+        assertThat(node.waitFor(5, TimeUnit.MINUTES)).as("node finished").isTrue();
         String stdout = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         String stderr = new String(node.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(node.exitValue()).as(stderr).isZero();

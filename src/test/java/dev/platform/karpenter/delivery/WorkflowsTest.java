@@ -414,7 +414,7 @@ class WorkflowsTest {
         builder.environment().putAll(env);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
+        assertThat(process.waitFor(5, TimeUnit.MINUTES)).as(output).isTrue();
         return new Ran(process.exitValue(), output);
     }
 
@@ -424,7 +424,7 @@ class WorkflowsTest {
         builder.environment().put("KARPENTER_STATE_BUCKET", bucket);
         Process process = builder.start();
         process.getInputStream().readAllBytes();
-        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
         return process.exitValue();
     }
 
@@ -515,7 +515,7 @@ class WorkflowsTest {
         files.forEach(file -> command.add(file.toAbsolutePath().toString()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
         assertThat(process.exitValue()).as(output).isZero();
         JsonNode errors = Json.parse(output);
         Map<Path, JsonNode> byFile = new LinkedHashMap<>();

@@ -55,7 +55,7 @@ class OutputDirectoryUnderKillsIT {
             seen.merge(state, 1, Integer::sum);
             assertThat(state).as("kill %d", i).isIn("a", "b");
             for (ProcessHandle descendant : descendants) {
-                descendant.onExit().get(20, TimeUnit.SECONDS);
+                descendant.onExit().get(2, TimeUnit.MINUTES);
                 if (descendant.isAlive()) {
                     survivors.add(descendant);
                 }

@@ -204,7 +204,7 @@ class SynthesisWorkersIT {
 
     private static int waitFor(Process process) {
         try {
-            if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!process.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)) {
                 process.destroyForcibly();
                 throw new AssertionError("still running");
             }

@@ -57,7 +57,7 @@ class OutputInUseTest {
         assertThat(synth).isNotDone();
 
         run.getOutputStream().close(); // the run ends
-        synth.get(10, TimeUnit.SECONDS).close();
+        synth.get(5, TimeUnit.MINUTES).close();
         run.waitFor();
     }
 
@@ -72,7 +72,7 @@ class OutputInUseTest {
         assertThat(run).isNotDone();
 
         synth.getOutputStream().close();
-        try (OutputInUse held = run.get(10, TimeUnit.SECONDS)) {
+        try (OutputInUse held = run.get(5, TimeUnit.MINUTES)) {
             Process otherRun = holder("shared"); // a second run shares it at once
             otherRun.getOutputStream().close();
             otherRun.waitFor();
