@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.platform.karpenter.testing.TestConfigs;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,7 +32,10 @@ class MonitoringSettingsTest {
         assertThat(monitoring.prometheusRules()).isTrue();
         assertThat(monitoring.grafanaDashboards()).isTrue();
         assertThat(monitoring.labels())
-                .containsExactlyEntriesOf(Map.of("release", "kube-prometheus-stack", "example.com/team", "platform"));
+                .as("in the order written (Map.of has none)")
+                .containsExactly(
+                        org.assertj.core.api.Assertions.entry("release", "kube-prometheus-stack"),
+                        org.assertj.core.api.Assertions.entry("example.com/team", "platform"));
     }
 
     @ParameterizedTest(name = "{0}")
