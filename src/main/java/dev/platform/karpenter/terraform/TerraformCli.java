@@ -114,6 +114,11 @@ public final class TerraformCli {
             Path cacheDir = cache.isBlank() ? defaultCache : Path.of(cache);
             Files.createDirectories(cacheDir);
             environment.put("TF_PLUGIN_CACHE_DIR", cacheDir.toAbsolutePath().toString());
+            // Clusters run side by side on one cache. A stack's lock file is new (none is committed), and without
+            // this Terraform (1.4 and later) installs the provider again for each init and rewrites the cache entry,
+            // pulling it from under another cluster's running plan ("failed to verify checksum ... no such file").
+            // With it, a cached provider is linked; the first init of a run, serialized, fills the cache.
+            environment.put("TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE", "true");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
