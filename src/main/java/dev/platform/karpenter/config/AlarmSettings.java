@@ -59,11 +59,7 @@ public record AlarmSettings(
     static AlarmSettings from(SettingsReader settings, String region) {
         Map<String, Object> raw = settings.get(ALARMS);
         String key = ALARMS.key();
-        for (String field : raw.keySet()) {
-            ConfigException.require(
-                    KEYS.contains(field),
-                    () -> key + "." + field + " is not allowed; " + key + " takes " + String.join(", ", KEYS));
-        }
+        SettingsReader.requireFields(key, raw, KEYS, String.join(", ", KEYS));
         boolean enabled = raw.get(ENABLED) == null
                 || SettingsReader.cast(key + "." + ENABLED, raw.get(ENABLED), Boolean.class, "true or false");
         int queueAge = number(

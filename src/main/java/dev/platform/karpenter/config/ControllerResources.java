@@ -2,6 +2,7 @@ package dev.platform.karpenter.config;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,11 +19,7 @@ public record ControllerResources(Map<String, String> requests, Map<String, Stri
         if (object.isEmpty()) {
             return GUIDE_DEFAULT;
         }
-        for (String field : object.keySet()) {
-            ConfigException.require(
-                    field.equals("requests") || field.equals("limits"),
-                    () -> key + "." + field + " is not allowed; " + key + " takes requests and limits");
-        }
+        SettingsReader.requireFields(key, object, List.of("requests", "limits"), "requests and limits");
         return new ControllerResources(
                 quantities(key + ".requests", object.get("requests")),
                 quantities(key + ".limits", object.get("limits")));

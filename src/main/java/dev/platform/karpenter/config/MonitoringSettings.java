@@ -32,11 +32,7 @@ public record MonitoringSettings(boolean prometheusRules, boolean grafanaDashboa
     static MonitoringSettings from(SettingsReader settings) {
         Map<String, Object> raw = settings.get(MONITORING);
         String key = MONITORING.key();
-        for (String field : raw.keySet()) {
-            ConfigException.require(
-                    KEYS.contains(field),
-                    () -> key + "." + field + " is not allowed; " + key + " takes " + String.join(", ", KEYS));
-        }
+        SettingsReader.requireFields(key, raw, KEYS, String.join(", ", KEYS));
         boolean rules = flag(raw, PROMETHEUS_RULES);
         boolean dashboards = flag(raw, GRAFANA_DASHBOARDS);
         Map<String, String> labels =

@@ -2,6 +2,7 @@ package dev.platform.karpenter.config;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -184,6 +185,14 @@ public final class SettingsReader {
             throw wrongType(key, "an object", value);
         }
         return Collections.unmodifiableMap(new LinkedHashMap<>((Map<String, Object>) map));
+    }
+
+    /** Refuses a field of the object setting {@code key} outside {@code allowed}, which {@code takes} describes. */
+    static void requireFields(String key, Map<String, ?> object, Collection<String> allowed, String takes) {
+        for (String field : object.keySet()) {
+            ConfigException.require(
+                    allowed.contains(field), () -> key + "." + field + " is not allowed; " + key + " takes " + takes);
+        }
     }
 
     static ConfigException wrongType(String key, String expected, Object actual) {
